@@ -6,9 +6,12 @@ import { parseFilesUrl } from "./kit/blobs/files-url.ts";
 import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules.ts";
 import {
   chosenPaymentProvider,
+  defaultProviderMethods,
+  parseProviderMethods,
   PAYMENT_PROVIDERS,
   sandboxMayRun,
   type PaymentProviderName,
+  type ProviderMethod,
 } from "#contract/payments-codes.ts";
 
 /**
@@ -53,6 +56,8 @@ const schema = z
       .optional(),
     /** Another address for the Stripe API (stripe-mock, a test double); unset = api.stripe.com. */
     STRIPE_API_URL: z.string().url().optional(),
+    /** The methods the provider's checkout offers, `card,wechat_pay,alipay` (docs/decisions/072); Stripe's default `card`. */
+    STRIPE_PAYMENT_METHODS: z.string().optional(),
     /** Another Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025). */
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
@@ -147,6 +152,10 @@ const schema = z
       issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
     if (env.RATE_LIMITS?.trim() === "off" && production)
       issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
+    if (env.STRIPE_PAYMENT_METHODS !== undefined) {
+      const methods = parseProviderMethods(env.STRIPE_PAYMENT_METHODS);
+      if (!methods.ok) issue("STRIPE_PAYMENT_METHODS", methods.error);
+    }
     if (provider === "stripe") {
       if (!env.STRIPE_SECRET_KEY)
         issue("STRIPE_SECRET_KEY", "required when PAYMENT_PROVIDER=stripe (the API secret key of the Stripe account)");
@@ -242,6 +251,8 @@ export type BackendEnv = {
   testMode: boolean;
   /** Stripe's keys, with PAYMENT_PROVIDER=stripe. */
   stripe: StripeConfig | null;
+  /** The methods the provider's checkout takes (STRIPE_PAYMENT_METHODS; docs/decisions/072). */
+  paymentMethods: ProviderMethod[];
   /** The rate limits and locks (backend/kit/rate-limit-rules.ts). */
   rateLimits: RateLimitConfig;
   /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
@@ -324,5 +335,12 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
       paymentProvider === "stripe"
         ? { secretKey: env.STRIPE_SECRET_KEY!, webhookSecret: env.STRIPE_WEBHOOK_SECRET!, apiUrl: env.STRIPE_API_URL }
         : null,
+    paymentMethods: providerMethodsOf(env.STRIPE_PAYMENT_METHODS, paymentProvider),
   };
+}
+
+/** STRIPE_PAYMENT_METHODS as validated above, else the provider's default (docs/decisions/072). */
+function providerMethodsOf(text: string | undefined, provider: PaymentProviderName): ProviderMethod[] {
+  const parsed = text === undefined ? null : parseProviderMethods(text);
+  return parsed?.ok ? parsed.methods : defaultProviderMethods(provider);
 }

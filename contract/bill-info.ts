@@ -23,7 +23,7 @@ export const billPayInfoSchema = z.object({
   /** What a recharge must add before the balance pays it (0 when the balance is enough). */
   shortfallCents: z.number().int(),
   deadline: z.string(),
-  /** BALANCE when the balance covers it; the payment types that recharge the shortfall. */
+  /** BALANCE when the balance covers it; the payment types offered (docs/decisions/072) that recharge the shortfall. */
   methods: z.array(z.enum(BILL_PAY_METHODS)),
 });
 

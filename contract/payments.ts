@@ -5,7 +5,17 @@ import { idempotencyKey, moneyAmount, optionalText, toCents } from "./rules.ts";
 
 import { OFFLINE_PAY_TYPE, PAY_TYPES } from "./payments-codes.ts";
 
-export { OFFLINE_PAY_TYPE, PAY_TYPES, PaymentStatus, WithdrawalState, type PayType } from "./payments-codes.ts";
+export {
+  BANK_TRANSFER_PAY_TYPES,
+  isBankTransfer,
+  NET_BANKING_PAY_TYPE,
+  OFFLINE_PAY_TYPE,
+  offeredPayTypes,
+  PAY_TYPES,
+  PaymentStatus,
+  WithdrawalState,
+  type PayType,
+} from "./payments-codes.ts";
 
 /**
  * Payments, recharge, saved card and withdrawals (SPEC §3 Account, §4 Payment status and Refund review,
@@ -139,10 +149,11 @@ export const paymentPaths = {
     payload: rechargeSchema,
     data: z.object({ payment: paymentSchema, redirectUrl: z.string().nullable() }),
   },
+  /** The caller's recharges, the wallet totals, and the payment types this server offers (docs/decisions/072). */
   "/sys/account/rechargeList": {
     auth: "user",
     payload: pageRequestSchema,
-    data: pageOf(paymentSchema).extend({ totals: totalsSchema }),
+    data: pageOf(paymentSchema).extend({ totals: totalsSchema, offered: z.array(z.enum(PAY_TYPES)) }),
   },
   /** One of the caller's payments; `refresh` asks the provider for the status of one still in payment. */
   "/sys/account/payment": {

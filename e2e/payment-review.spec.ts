@@ -45,7 +45,7 @@ test("a payment whose provider amount differs is in review until an operator cre
   await logIn(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\//);
   await page.goto(RECHARGE);
-  await page.getByLabel("WeChat Pay").check();
+  await page.getByLabel("Bank card (UnionPay accepted)").check();
   await page.getByLabel("Amount (USD)").fill("5");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);

@@ -21,7 +21,7 @@ async function freshUser(page: Page, testInfo: TestInfo, prefix: string) {
 /** Starts a card recharge and pays at the sandbox checkout; ends on the return page. */
 async function rechargeByCard(page: Page, amount: string, card: string) {
   await page.goto(RECHARGE);
-  await page.getByLabel("WeChat Pay").check();
+  await page.getByLabel("Bank card (UnionPay accepted)").check();
   await page.getByLabel("Amount (USD)").fill(amount);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);
@@ -78,6 +78,67 @@ test("an amount of 0 is refused with the form kept", async ({ page }, testInfo) 
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByText("The amount must be greater than 0.")).toBeVisible();
   await expect(page.getByLabel("Amount (USD)")).toHaveValue("0");
+});
+
+/** Chooses a method and an amount on the recharge page and continues (issue 31 item 2; docs/decisions/072). */
+async function rechargeWith(page: Page, method: string, amount: string) {
+  await page.goto(RECHARGE);
+  const methods = page.getByTestId("pay-methods");
+  // Only the methods this server offers, by their real names: the e2e server's sandbox simulates them all.
+  for (const name of [
+    "WeChat Pay",
+    "Bank card (UnionPay accepted)",
+    "Enterprise net banking",
+    "Offline remittance",
+    "Alipay",
+  ])
+    await expect(methods.getByLabel(name)).toBeVisible();
+  await methods.getByLabel(method).check();
+  await page.getByLabel("Amount (USD)").fill(amount);
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
+test("WeChat Pay opens its QR code page in test mode; paid there, the balance is credited", async ({
+  page,
+}, testInfo) => {
+  await freshUser(page, testInfo, "wcp");
+  await rechargeWith(page, "WeChat Pay", "6.60");
+  await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);
+  await expect(page.getByTestId("test-mode-banner")).toBeVisible();
+  await expect(page.getByTestId("wechat-qr").locator("svg")).toBeVisible();
+  await expect(page.getByLabel("Card number")).toHaveCount(0);
+  await page.getByRole("button", { name: "Simulate: scanned and paid" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/MyAccount\/Recharge\/Return\?paymentNo=RC/);
+  const result = page.getByTestId("recharge-result");
+  await expect(result).toContainText("Payment received. $6.60 was added to your balance.", { timeout: 20_000 });
+  await expect(result).toContainText("WeChat Pay");
+});
+
+test("Alipay redirects to its own (simulated) site in test mode and back", async ({ page }, testInfo) => {
+  await freshUser(page, testInfo, "alp");
+  await rechargeWith(page, "Alipay", "7.70");
+  await expect(page).toHaveURL(/\/sandbox-pay\/alipay\/cs_/);
+  await expect(page.getByTestId("test-mode-banner")).toBeVisible();
+  await expect(page.getByText("Alipay (simulated site)")).toBeVisible();
+  await page.getByRole("button", { name: "Simulate: confirm in Alipay" }).click();
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/MyAccount\/Recharge\/Return\?paymentNo=RC/);
+  await expect(page.getByTestId("recharge-result")).toContainText(
+    "Payment received. $7.70 was added to your balance.",
+    {
+      timeout: 20_000,
+    },
+  );
+});
+
+test("enterprise net banking is a bank transfer quoting the reference the portal gives", async ({ page }, testInfo) => {
+  await freshUser(page, testInfo, "nbk");
+  await rechargeWith(page, "Enterprise net banking", "300");
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/MyAccount\/Recharge\/Return\?paymentNo=RC/);
+  const paymentNo = new URL(page.url()).searchParams.get("paymentNo")!;
+  const result = page.getByTestId("recharge-result");
+  await expect(result.getByTestId("status")).toHaveText("Awaiting confirmation");
+  await expect(result.getByTestId("transfer-note")).toContainText(`quoting the reference ${paymentNo}`);
+  await expect(page.getByTestId("remittance-instructions")).toContainText(paymentNo);
 });
 
 test("a withdrawal approved by the operator shows its expected arrival to the user", async ({

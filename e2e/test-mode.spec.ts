@@ -17,7 +17,7 @@ test("the test-mode banner is on the portal's pages and on the sandbox checkout"
   await expect(page.getByTestId("test-mode-banner")).toContainText(BANNER);
 
   await page.goto("/g/home/userCenter/MyAccount/Recharge");
-  await page.getByLabel("WeChat Pay").check();
+  await page.getByLabel("Bank card (UnionPay accepted)").check();
   await page.getByLabel("Amount (USD)").fill("1");
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/sandbox-pay\/checkout\/cs_/);

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PAY_TYPES, rechargeSchema } from "#contract/payments.ts";
+import { rechargeSchema } from "#contract/payments.ts";
 import { ErrorList, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import {
   AccountPageHeading,
@@ -43,7 +43,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ ...data, idempotencyKey: newIdempotencyKey(), language: viewer.language });
 }
 
-/** SPEC §5 Money and §9 payment types, checked here and again by the backend. */
+/**
+ * SPEC §5 Money and §9 payment types, checked here and again by the backend, which also refuses a type this
+ * server does not offer (docs/decisions/072): the form comes back with what was typed and the reason.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const submission = parseWithZod(await request.formData(), { schema: rechargeSchema });
@@ -58,12 +61,12 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function RechargePage() {
-  const { page, totals, idempotencyKey, language } = useLoaderData<typeof loader>();
+  const { page, totals, offered, idempotencyKey, language } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation("payments");
   const [form, fields] = useSchemaForm(rechargeSchema, actionData?.result, {
     id: "recharge",
-    defaultValue: { payType: "GT0001", idempotencyKey },
+    defaultValue: { payType: offered[0], idempotencyKey },
   });
   return (
     <div className="space-y-6">
@@ -78,18 +81,22 @@ export default function RechargePage() {
               <input {...getInputProps(fields.idempotencyKey, { type: "hidden" })} key={fields.idempotencyKey.key} />
               <fieldset>
                 <legend className="label">{t("recharge.payType")}</legend>
-                <div className="space-y-2">
-                  {PAY_TYPES.map((type) => (
-                    <label key={type} className="flex items-center gap-2 text-sm">
+                {/* Only the methods this server offers (its provider's, and the bank transfers), each saying what happens. */}
+                <div className="space-y-2" data-testid="pay-methods">
+                  {offered.map((type) => (
+                    <label key={type} className="flex items-start gap-2 text-sm">
                       <input
                         type="radio"
                         name={fields.payType.name}
                         value={type}
-                        defaultChecked={(fields.payType.initialValue ?? "GT0001") === type}
+                        defaultChecked={(fields.payType.initialValue ?? offered[0]) === type}
                         key={`${fields.payType.key}-${type}`}
-                        className="h-4 w-4 text-brand-600"
+                        className="mt-0.5 h-4 w-4 text-brand-600"
                       />
-                      {t(`payTypes.${type}`)}
+                      <span>
+                        {t(`payTypes.${type}`)}
+                        <span className="block text-xs text-slate-500">{t(`recharge.methodNotes.${type}`)}</span>
+                      </span>
                     </label>
                   ))}
                 </div>

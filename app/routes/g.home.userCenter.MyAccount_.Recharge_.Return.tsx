@@ -8,7 +8,7 @@ import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { recordNumberParam } from "#app/lib/params.ts";
 import { pageTitleRefreshing, useRefreshWhile } from "#app/lib/pending-refresh.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
-import { OFFLINE_PAY_TYPE, PaymentStatus } from "#contract/payments-codes.ts";
+import { isBankTransfer, NET_BANKING_PAY_TYPE, PaymentStatus } from "#contract/payments-codes.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
@@ -34,9 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const data = await apiFor(request, viewer).load("/sys/account/payment", { paymentNo, refresh: true });
   // A payment held for an operator waits for a person, not for the provider: no refreshing.
   const waiting =
-    data.payment.status === PaymentStatus.IN_PAYMENT &&
-    data.payment.payType !== OFFLINE_PAY_TYPE &&
-    !data.payment.inReview;
+    data.payment.status === PaymentStatus.IN_PAYMENT && !isBankTransfer(data.payment.payType) && !data.payment.inReview;
   return json({ ...data, waiting, language: viewer.language });
 }
 
@@ -46,7 +44,8 @@ export default function RechargeReturnPage() {
   const location = useLocation();
   useRefreshWhile(waiting);
   const amount = formatUsd(payment.amountCents, language);
-  const offline = payment.payType === "GT0004";
+  // Both bank transfers (net banking and offline remittance) wait for an operator to match the money.
+  const offline = isBankTransfer(payment.payType);
   return (
     <div className="max-w-2xl space-y-4">
       <div className="card space-y-3" data-testid="recharge-result">
@@ -73,7 +72,14 @@ export default function RechargeReturnPage() {
             {t("result.inReview", { amount })}
           </p>
         ) : null}
-        {payment.status === PaymentStatus.IN_PAYMENT && offline ? <p>{t("result.offline", { amount })}</p> : null}
+        {payment.status === PaymentStatus.IN_PAYMENT && offline ? (
+          <p data-testid="transfer-note">
+            {t(payment.payType === NET_BANKING_PAY_TYPE ? "result.netBanking" : "result.offline", {
+              amount,
+              paymentNo: payment.paymentNo,
+            })}
+          </p>
+        ) : null}
         {payment.status === PaymentStatus.FAILED ? (
           <p className="text-red-700">
             {t("result.failed")} {payment.failureReason ? t(`reasons.${payment.failureReason}`) : null}{" "}

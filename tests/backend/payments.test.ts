@@ -128,7 +128,7 @@ async function signedCallbackFor(reference: string, secret = SECRET, at = clock,
   return { event, timestamp, signature: signCallback(secret, timestamp, event) };
 }
 
-async function recharge(token: string, amount: string, payType = "GT0001", extra: object = {}) {
+async function recharge(token: string, amount: string, payType = "GT0002", extra: object = {}) {
   return call("/sys/account/recharge", { payType, amount, idempotencyKey: key(), ...extra }, token);
 }
 
@@ -164,7 +164,7 @@ describe("recharge through the sandbox provider", () => {
     const me = await newUser();
     const created = await recharge(me.token, "25.50");
     expect(created.code, JSON.stringify(created)).toBe(0);
-    expect(created.data.payment).toMatchObject({ status: 2, amountCents: 2550, payType: "GT0001" });
+    expect(created.data.payment).toMatchObject({ status: 2, amountCents: 2550, payType: "GT0002" });
     expect(created.data.redirectUrl).toMatch(/^http:\/\/merchant\.test\/sandbox-pay\/checkout\/cs_/);
 
     const page = await handleSandboxPay(
@@ -471,7 +471,7 @@ describe("amount rules (SPEC §5 Money)", () => {
       [12, "validation.amount.format"],
     ];
     for (const [amount, message] of cases) {
-      const r = await call("/sys/account/recharge", { payType: "GT0001", amount, idempotencyKey: key() }, me.token);
+      const r = await call("/sys/account/recharge", { payType: "GT0002", amount, idempotencyKey: key() }, me.token);
       expect(r, String(amount)).toMatchObject({
         code: 1,
         message: "MSG_10001",
@@ -747,5 +747,59 @@ describe("concurrency: one account, many callbacks and withdrawals at once", () 
     expect(held.length).toBe(100 - refused.length);
     expect(held.length).toBeLessThanOrEqual(Math.floor(10000 / 150));
     expect(wallet.balanceCents).toBe(10000 - held.length * 150);
+  });
+});
+
+describe("the sandbox simulates each method's own page (docs/decisions/072)", () => {
+  const sandboxPage = (url: string, init?: RequestInit) =>
+    handleSandboxPay(new Request(`http://test.invalid${new URL(url).pathname}`, init), services);
+
+  it("WeChat Pay shows a QR code in test mode; paying it as the phone credits the balance", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "8.00", "GT0001");
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    const page = await sandboxPage(created.data.redirectUrl);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('data-testid="test-mode-banner"');
+    expect(html).toContain('data-testid="wechat-qr"');
+    expect(html).toMatch(/<svg[^>]*>.*<path/s);
+    expect(html).not.toContain('name="number"');
+    const paid = await sandboxPage(created.data.redirectUrl, {
+      method: "POST",
+      body: new URLSearchParams({ action: "pay" }),
+    });
+    expect(paid.status).toBe(303);
+    const payment = await paymentRow(created.data.payment.paymentNo);
+    const [checkout] = await services.db
+      .select()
+      .from(sandboxCheckouts)
+      .where(eq(sandboxCheckouts.id, payment.providerRef!));
+    expect(checkout).toMatchObject({ method: "wechat_pay", status: "succeeded", cardLast4: null });
+    expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!))).toMatchObject({ code: 0 });
+    expect((await paymentRow(payment.paymentNo)).status).toBe(15);
+    expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 800 });
+  });
+
+  it("Alipay redirects to its own simulated site in test mode; a failed payment there fails the recharge", async () => {
+    const me = await newUser();
+    const created = await recharge(me.token, "9.00", "GT0005");
+    expect(created.code, JSON.stringify(created)).toBe(0);
+    const redirect = await sandboxPage(created.data.redirectUrl);
+    expect(redirect.status).toBe(303);
+    const site = redirect.headers.get("Location")!;
+    expect(site).toMatch(/\/sandbox-pay\/alipay\/cs_/);
+    const page = await sandboxPage(site);
+    const html = await page.text();
+    expect(html).toContain('data-testid="test-mode-banner"');
+    expect(html).toContain("Alipay (simulated site)");
+    // The card checkout's address does not serve Alipay's page, nor Alipay's address a card checkout.
+    const card = await recharge(me.token, "1.00", "GT0002");
+    expect((await sandboxPage(card.data.redirectUrl.replace("/checkout/", "/alipay/"))).status).toBe(404);
+    const failed = await sandboxPage(site, { method: "POST", body: new URLSearchParams({ action: "decline" }) });
+    expect(failed.status).toBe(303);
+    const payment = await paymentRow(created.data.payment.paymentNo);
+    expect(await call("/pay/callback", await signedCallbackFor(payment.providerRef!))).toMatchObject({ code: 0 });
+    expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 5, failureReason: "payment_failed" });
   });
 });

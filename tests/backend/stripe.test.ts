@@ -67,7 +67,7 @@ function deliver(
 }
 
 async function recharge(token: string, amount: string, idempotencyKey = key()) {
-  const created = await call("/sys/account/recharge", { payType: "GT0001", amount, idempotencyKey }, token);
+  const created = await call("/sys/account/recharge", { payType: "GT0002", amount, idempotencyKey }, token);
   expect(created.code, JSON.stringify(created)).toBe(0);
   const [row] = await service.services.db
     .select()
@@ -120,10 +120,13 @@ describe("Stripe Checkout behind the adapter", () => {
       line_items: [{ quantity: "1", price_data: { currency: "usd", unit_amount: "2550" } }],
       success_url: `https://portal.example.com/g/home/userCenter/MyAccount/Recharge/Return?paymentNo=${payment.paymentNo}`,
     });
+    // A card (GT0002, UnionPay among them) is a session for cards only (docs/decisions/072).
+    expect(sent.params.payment_method_options).toBeUndefined();
+    expect(session.payment_method_types).toEqual(["card"]);
     // Stripe wants at least 30 minutes; the payment's own 30 minutes end it here (payments.expire).
     expect(Number(sent.params.expires_at)).toBeGreaterThanOrEqual(Math.floor(clock.getTime() / 1000) + 30 * 60);
     // Asked again with the same key: the same payment and the way to its open session (asked of Stripe).
-    const again = await call("/sys/account/recharge", { payType: "GT0001", amount: "25.50", idempotencyKey }, me.token);
+    const again = await call("/sys/account/recharge", { payType: "GT0002", amount: "25.50", idempotencyKey }, me.token);
     expect(again.data).toMatchObject({ payment: { paymentNo: payment.paymentNo }, redirectUrl: session.url });
     expect(fake.sessions.size).toBe(1);
   });
@@ -342,6 +345,30 @@ describe("Stripe Checkout behind the adapter", () => {
       ),
     ).toMatchObject({ code: 0 });
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 4000 });
+  });
+
+  it("STRIPE_PAYMENT_METHODS unset offers cards only: WeChat Pay and Alipay are refused at their field (MSG_10001)", async () => {
+    const me = await userToken("user");
+    const sessionsBefore = fake.sessions.size;
+    for (const payType of ["GT0001", "GT0005"]) {
+      const res = await service.handle(
+        new Request("http://test.invalid/vueapi/sys/account/recharge", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${me.token}` },
+          body: JSON.stringify({ payType, amount: "5.00", idempotencyKey: key() }),
+        }),
+      );
+      // Never a 5xx: the envelope says the refusal (the portal's page answers it with a 400).
+      expect(res.status, payType).toBeLessThan(500);
+      expect(await res.json()).toMatchObject({
+        code: 1,
+        message: "MSG_10001",
+        data: { fieldErrors: { payType: ["payments:validation.payTypeNotOffered"] } },
+      });
+    }
+    expect(fake.sessions.size).toBe(sessionsBefore);
+    const list = await call("/sys/account/rechargeList", { page: { pageSize: 10, pageIndex: 1 } }, me.token);
+    expect(list.data).toMatchObject({ page: { total: 0 }, offered: ["GT0002", "GT0003", "GT0004"] });
   });
 
   it("the sandbox is neither served nor listened to when Stripe is the provider", async () => {

@@ -4,7 +4,7 @@ import type { Language } from "#app/lib/i18n.ts";
 import { formatUsd } from "#app/lib/format.ts";
 import { Badge } from "#app/components/Badge.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
-import { OFFLINE_PAY_TYPE, PaymentStatus, WithdrawalState } from "#contract/payments-codes.ts";
+import { isBankTransfer, PaymentStatus, WithdrawalState } from "#contract/payments-codes.ts";
 
 /** The heading of a page under My account (recharge, withdrawal, card) with the way back to the account. */
 export function AccountPageHeading({ title }: { title: string }) {
@@ -51,7 +51,7 @@ export function WalletSummary({
 }
 
 /**
- * SPEC §4 Payment status as a badge; an offline remittance in payment awaits confirmation; a payment held
+ * SPEC §4 Payment status as a badge; a bank transfer (GT0003, GT0004) in payment awaits confirmation; a payment held
  * for an operator (the provider's amount or currency differs: docs/decisions/019) is in review.
  */
 export function PaymentStatusBadge({
@@ -74,7 +74,7 @@ export function PaymentStatusBadge({
           : "off";
   const label = inReview
     ? t("inReview")
-    : status === PaymentStatus.IN_PAYMENT && payType === OFFLINE_PAY_TYPE
+    : status === PaymentStatus.IN_PAYMENT && isBankTransfer(payType)
       ? t("awaitingConfirmation")
       : t(`paymentStatus.${status}`);
   return (

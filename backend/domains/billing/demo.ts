@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { BillType, PayState } from "#contract/billing.ts";
+import { isBankTransfer } from "#contract/payments-codes.ts";
 import type { Tx } from "#backend/db/client.ts";
 import type { DemoTimeline } from "#backend/kit/demo-timeline.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
@@ -57,14 +58,17 @@ async function seedUser(
   );
   for (const r of p.recharges) {
     const at = ago(now, r.daysAgo);
+    const paymentNo = newBillNo(at, "P");
+    // Bank transfers (docs/decisions/072): net banking quotes its payment number, a remittance the bank's reference.
     const payment = await demoPayments().recordPaidRecharge(tx, {
-      paymentNo: newBillNo(at, "P"),
+      paymentNo,
       userId,
       amountCents: r.cents,
       payType: r.payType,
       status: PayState.PAID,
-      provider: r.payType === "GT0004" ? null : "sandbox",
-      remittanceRef: r.payType === "GT0004" ? `REM${randomInt(100_000, 999_999)}` : null,
+      provider: isBankTransfer(r.payType) ? null : "sandbox",
+      remittanceRef:
+        r.payType === "GT0004" ? `REM${randomInt(100_000, 999_999)}` : r.payType === "GT0003" ? paymentNo : null,
       createdAt: at,
       expiresAt: new Date(at.getTime() + 30 * 60_000),
       paidAt: new Date(at.getTime() + 3 * 60_000),

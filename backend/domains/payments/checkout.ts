@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import type { ProviderMethod } from "#contract/payments-codes.ts";
 
 /**
  * The card payment provider as this backend (the merchant) sees it (SPEC §1 "Payment by a card payment
@@ -28,6 +29,8 @@ export type CheckoutState = {
 
 export type CheckoutRequest = {
   mode: CheckoutMode;
+  /** The one method this checkout takes (docs/decisions/072); a card setup is a card. */
+  method: ProviderMethod;
   /** The merchant's own reference: a payment number, or `card:<userId>` for a card setup. */
   merchantRef: string;
   amountCents: number | null;

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
-import { OFFLINE_PAY_TYPE, PaymentStatus, WithdrawalState } from "#contract/payments.ts";
+import { BANK_TRANSFER_PAY_TYPES, PaymentStatus, WithdrawalState } from "#contract/payments.ts";
 import type { Db } from "#backend/db/client.ts";
 import { paymentReviews, payments, withdrawals } from "./tables.ts";
 
@@ -9,7 +9,9 @@ export async function paymentsWaiting(db: Db) {
     db
       .select({ n: count() })
       .from(payments)
-      .where(and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT))),
+      .where(
+        and(inArray(payments.payType, [...BANK_TRANSFER_PAY_TYPES]), eq(payments.status, PaymentStatus.IN_PAYMENT)),
+      ),
     db
       .select({ n: count() })
       .from(withdrawals)

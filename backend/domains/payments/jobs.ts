@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { OFFLINE_PAY_TYPE, PaymentStatus } from "#contract/payments.ts";
+import { isBankTransfer, PaymentStatus } from "#contract/payments.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
 import { type JobEntry, type JobHandler, type JobOwner } from "#backend/jobs/runner.ts";
@@ -13,8 +13,7 @@ export const POLL_AFTER_MINUTES = [5, 10];
 
 /** Asks the provider about one payment still in payment and applies a final answer. */
 export async function refreshFromProvider(services: Deps, payment: PaymentRow) {
-  if (payment.status !== PaymentStatus.IN_PAYMENT || payment.payType === OFFLINE_PAY_TYPE || !payment.providerRef)
-    return;
+  if (payment.status !== PaymentStatus.IN_PAYMENT || isBankTransfer(payment.payType) || !payment.providerRef) return;
   // Held for an operator: neither the provider nor the clock decides it any more.
   if (await reviewOf(services.db, payment.id)) return;
   const provider = providerFor(services);
@@ -52,7 +51,7 @@ const pollPayment: JobHandler = async (payload, services) => {
 const expireJob: JobHandler = async (payload, services) => {
   const payment = await paymentById(services, payload.paymentId);
   if (!payment || payment.status !== PaymentStatus.IN_PAYMENT) return;
-  if (payment.payType !== OFFLINE_PAY_TYPE) return refreshFromProvider(services, payment);
+  if (!isBankTransfer(payment.payType)) return refreshFromProvider(services, payment);
   await services.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
     if (locked?.status === PaymentStatus.IN_PAYMENT && locked.expiresAt.getTime() <= services.now().getTime())

@@ -7,6 +7,7 @@ import type { Deps } from "#backend/deps.ts";
 import { PLATFORM_CURRENCY } from "#contract/payments-codes.ts";
 import { eventFor, signCallback, type CheckoutRequest, type CheckoutState, type CheckoutStatus } from "./checkout.ts";
 import { webhookSecret } from "./secret.ts";
+import { alipayPage, wechatPayPage, type WalletPageFacts } from "./sandbox-wallets.ts";
 
 /**
  * The SANDBOX card payment provider (docs/decisions/007): a third party of its own, embedded in this
@@ -57,6 +58,7 @@ export async function createSandboxCheckout(services: Deps, request: CheckoutReq
   await services.db.insert(sandboxCheckouts).values({
     id,
     mode: request.mode,
+    method: request.mode === "setup" ? "card" : request.method,
     merchantRef: request.merchantRef,
     amountCents: request.amountCents,
     currency: PLATFORM_CURRENCY,
@@ -163,7 +165,7 @@ label{display:block;font-size:.85rem;font-weight:600;margin-top:.9rem}input{widt
 .row{display:flex;gap:.75rem}.row>div{flex:1}.error{color:#b91c1c;font-size:.85rem;margin:.25rem 0 0}
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}button{flex:1;padding:.65rem;border-radius:.4rem;border:1px solid #cbd5e1;font-size:1rem;cursor:pointer;background:#fff}
 button.pay{background:#4f46e5;border-color:#4f46e5;color:#fff}.hint{margin-top:1.25rem;background:#fefce8;border:1px solid #fde68a;border-radius:.5rem;padding:.75rem;font-size:.85rem}
-.hint ul{margin:.4rem 0 0;padding-left:1.1rem}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
+.hint ul{margin:.4rem 0 0;padding-left:1.1rem}.qr{margin:1rem auto;width:12rem}.qr svg{width:100%;height:auto}.testmode{max-width:28rem;margin:0 auto 1rem;background:#fef3c7;border:1px solid #f59e0b;color:#78350f;border-radius:.5rem;padding:.6rem .9rem;font-size:.9rem}code{font-size:.85rem}.badge{display:inline-block;background:#fde68a;color:#78350f;border-radius:9999px;padding:0 .5rem;font-size:.75rem;font-weight:600}
 </style></head><body>${TEST_MODE_BANNER}<main>${body}</main></body></html>`,
     {
       status,
@@ -247,17 +249,54 @@ function validate(values: Values, now: Date): { errors: Errors; expMonth?: numbe
 
 const EMPTY: Values = { name: "", number: "", expiry: "", cvc: "" };
 
-/** Serves /sandbox-pay/checkout/<id> (GET the page, POST pay or cancel). */
+/** The wallet page of an open checkout (WeChat Pay's QR code, Alipay's site), with an error line if any. */
+function walletPage(services: Deps, row: Row, error?: string): Promise<string> | string {
+  const facts: WalletPageFacts = {
+    id: row.id,
+    amount: usd(row.amountCents),
+    description: row.description ?? "",
+    merchant: MERCHANT_NAME,
+    checkoutUrl: sandboxCheckoutUrl(services, row.id),
+    error,
+  };
+  return row.method === "wechat_pay" ? wechatPayPage(facts) : alipayPage(facts);
+}
+
+/** Records a checkout's outcome once (an open checkout only) and schedules the callback to the merchant. */
+async function complete(services: Deps, id: string, outcome: Partial<Row>): Promise<Row | undefined> {
+  const now = services.now();
+  return services.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(sandboxCheckouts)
+      .set({ ...outcome, completedAt: now })
+      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, "open")))
+      .returning();
+    if (updated)
+      await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
+    return updated;
+  });
+}
+
+/**
+ * Serves /sandbox-pay/checkout/<id> (GET the page, POST pay or cancel) and, for Alipay, the simulated Alipay
+ * site /sandbox-pay/alipay/<id> the checkout redirects to (docs/decisions/072).
+ */
 export async function handleSandboxRequest(request: Request, services: Deps): Promise<Response> {
   const url = new URL(request.url);
-  const match = url.pathname.match(/^\/sandbox-pay\/checkout\/(cs_[A-Za-z0-9_-]{10,60})$/);
+  const match = url.pathname.match(/^\/sandbox-pay\/(checkout|alipay)\/(cs_[A-Za-z0-9_-]{10,60})$/);
   if (!match) return html(`<h1>Not found</h1><p>There is no such page at Sandbox Pay.</p>`, 404);
-  let row = await load(services, match[1]);
-  if (!row) return html(`<h1>Not found</h1><p>This checkout does not exist.</p>`, 404);
+  let row = await load(services, match[2]);
+  if (!row || (match[1] === "alipay" && (row.method !== "alipay" || row.mode !== "payment")))
+    return html(`<h1>Not found</h1><p>This checkout does not exist.</p>`, 404);
   if (row.status === "open" && row.expiresAt.getTime() <= services.now().getTime())
     row = (await close(services, row.id, "expired")) ?? row;
+  const wallet = row.mode === "payment" && row.method !== "card";
   if (request.method === "GET" || request.method === "HEAD") {
-    return html(row.status === "open" ? checkoutPage(row, EMPTY, {}) : closedPage(row));
+    if (row.status !== "open") return html(closedPage(row));
+    // Alipay is another site: the checkout sends the browser there, as the real one does.
+    if (match[1] === "checkout" && row.method === "alipay")
+      return Response.redirect(`${services.env.publicUrl}${SANDBOX_PATH}/alipay/${encodeURIComponent(row.id)}`, 303);
+    return html(wallet ? await walletPage(services, row) : checkoutPage(row, EMPTY, {}));
   }
   if (request.method !== "POST")
     return new Response("Method not allowed", { status: 405, headers: { Allow: "GET, POST" } });
@@ -269,6 +308,17 @@ export async function handleSandboxRequest(request: Request, services: Deps): Pr
   };
   if (text("action") === "cancel") {
     await close(services, row.id, "canceled");
+    return Response.redirect(row.returnUrl, 303);
+  }
+  if (wallet) {
+    const action = text("action");
+    if (action !== "pay" && action !== "decline")
+      return html(await walletPage(services, row, "Choose one of the buttons."), 400);
+    const done = await complete(services, row.id, {
+      status: action === "pay" ? "succeeded" : "declined",
+      declineReason: action === "pay" ? null : "payment_failed",
+    });
+    if (!done) return html(closedPage((await load(services, row.id)) ?? row), 409);
     return Response.redirect(row.returnUrl, 303);
   }
   if (text("action") !== "pay") return html(checkoutPage(row, EMPTY, { form: "Choose Pay or Cancel." }), 400);
@@ -285,19 +335,9 @@ export async function handleSandboxRequest(request: Request, services: Deps): Pr
     cardLast4: checked.digits.slice(-4),
     cardExpMonth: checked.expMonth ?? null,
     cardExpYear: checked.expYear ?? null,
-    completedAt: now,
   };
   const id = row.id;
-  const done = await services.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(sandboxCheckouts)
-      .set(outcome)
-      .where(and(eq(sandboxCheckouts.id, id), eq(sandboxCheckouts.status, "open")))
-      .returning();
-    if (updated)
-      await schedule(tx, "sandbox.callback", { checkoutId: id }, { runAt: now, dedupeKey: `sandbox.callback:${id}` });
-    return updated;
-  });
+  const done = await complete(services, id, outcome);
   if (!done) return html(closedPage((await load(services, id)) ?? row), 409);
   return Response.redirect(row.returnUrl, 303);
 }

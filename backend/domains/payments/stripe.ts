@@ -5,7 +5,7 @@ import type { CardDetails, CheckoutRequest, CheckoutState, CheckoutStatus, Payme
 
 /**
  * Stripe Checkout behind the provider adapter (docs/decisions/019), with the official `stripe` library.
- * A recharge is a Checkout Session in mode `payment` (one line in USD, cards only), a saved card one in
+ * A recharge is a Checkout Session in mode `payment` (one line in USD, the one method chosen), a saved card one in
  * mode `setup`; of a card only brand, last 4 digits and expiry are kept. Outcomes come by signed webhook
  * (./stripe-webhook.ts) and by the same status requests as the sandbox's (polls, the return page).
  */
@@ -115,7 +115,9 @@ export function stripeProvider(services: Deps, config: StripeConfig): PaymentPro
         metadata: { merchantRef: request.merchantRef },
         success_url: back,
         cancel_url: back,
-        allowed_payment_method_types: ["card"],
+        // One method per session, the one the payer chose (docs/decisions/072): WeChat Pay and Alipay as
+        // themselves, UnionPay as a card. This API version names the list allowed_payment_method_types.
+        allowed_payment_method_types: [request.mode === "setup" ? "card" : request.method],
         expires_at: Math.ceil(
           Math.max(request.expiresAt.getTime(), services.now().getTime() + STRIPE_MIN_OPEN_MS) / 1000,
         ),
@@ -128,6 +130,10 @@ export function stripeProvider(services: Deps, config: StripeConfig): PaymentPro
               // A declined attempt is told by its PaymentIntent (payment_intent.payment_failed): the reference
               // names the payment there too (SPEC §8 "Payment failed"; issue 31 item 9).
               payment_intent_data: { metadata: { merchantRef: request.merchantRef } },
+              // WeChat Pay in a browser: Stripe's page shows the QR code the payer scans.
+              ...(request.method === "wechat_pay"
+                ? { payment_method_options: { wechat_pay: { client: "web" as const } } }
+                : {}),
               line_items: [
                 {
                   quantity: 1,

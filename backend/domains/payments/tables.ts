@@ -18,7 +18,7 @@ export const payments = pgTable(
       .references(() => users.id),
     purpose: text("purpose").notNull().default("recharge"),
     amountCents: cents("amount_cents").notNull(),
-    /** §9 payment type GT0001-GT0004 (GT0004 offline remittance). */
+    /** §9 payment type GT0001-GT0005 (GT0003 and GT0004 bank transfers; docs/decisions/072). */
     payType: text("pay_type").notNull(),
     status: smallint("status").notNull().default(1),
     provider: text("provider"),
@@ -90,6 +90,8 @@ export const sandboxCheckouts = pgTable("sandbox_checkouts", {
   id: text("id").primaryKey(),
   /** payment | setup */
   mode: text("mode").notNull(),
+  /** card | wechat_pay | alipay: the method's own page is simulated (docs/decisions/072). */
+  method: text("method").notNull().default("card"),
   merchantRef: text("merchant_ref").notNull(),
   amountCents: cents("amount_cents"),
   currency: text("currency").notNull().default("USD"),

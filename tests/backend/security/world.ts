@@ -409,14 +409,14 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   markers.push(invoice.applicationNo);
 
   // Payments: a card recharge paid at the sandbox (withdrawable money), one left open, an offline remittance; a withdrawal.
-  const paid = await ok("/sys/account/recharge", { payType: "GT0001", amount: "20.00", idempotencyKey: key() }, token);
+  const paid = await ok("/sys/account/recharge", { payType: "GT0002", amount: "20.00", idempotencyKey: key() }, token);
   await payAtSandbox(paid.redirectUrl, card);
   await waitFor(
     "card recharge paid",
     () => ok("/sys/account/payment", { paymentNo: paid.payment.paymentNo, refresh: true }, token),
     (d) => d.payment.status === 15,
   );
-  const open = await ok("/sys/account/recharge", { payType: "GT0001", amount: "5.00", idempotencyKey: key() }, token);
+  const open = await ok("/sys/account/recharge", { payType: "GT0002", amount: "5.00", idempotencyKey: key() }, token);
   const offline = await ok(
     "/sys/account/recharge",
     { payType: "GT0004", amount: "7.00", remittanceRef: `REF-${tag}`, idempotencyKey: key() },

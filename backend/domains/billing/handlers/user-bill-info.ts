@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
-import { PAY_TYPES } from "#contract/payments-codes.ts";
+import { offeredPayTypes } from "#contract/payments-codes.ts";
 import type { billAppConfigSchema, billPayInfoSchema } from "#contract/bill-info.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
@@ -26,7 +26,8 @@ async function ownBill(ctx: SignedInContext, billId: number) {
 /**
  * /sys/system/clientInfo/h5payInfo (SPEC §7, shape in docs/decisions/063): what paying the bill takes now: the
  * amount due, the balance, the shortfall a recharge must cover, and the ways to pay: BALANCE when it is enough,
- * and the §9 payment types that recharge the shortfall. A bill that cannot be paid now (paid, expired, past its
+ * and the §9 payment types this server offers (the recharge page's list, docs/decisions/072) that recharge the
+ * shortfall. A bill that cannot be paid now (paid, expired, past its
  * deadline) is due 0 and offers nothing.
  */
 export async function billPayInfo(
@@ -47,7 +48,7 @@ export async function billPayInfo(
     balanceCents,
     shortfallCents,
     deadline: bill.deadline.toISOString(),
-    methods: !payable ? [] : shortfallCents === 0 ? ["BALANCE"] : [...PAY_TYPES],
+    methods: !payable ? [] : shortfallCents === 0 ? ["BALANCE"] : offeredPayTypes(ctx.deps.env.paymentMethods),
   };
 }
 

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import {
-  OFFLINE_PAY_TYPE,
+  BANK_TRANSFER_PAY_TYPES,
   PaymentStatus,
   WithdrawalState,
   type remittanceReviewSchema,
@@ -26,8 +26,8 @@ import inbox from "#backend/domains/inbox/index.ts";
 export async function listRemittances(input: z.output<typeof pageRequestSchema>, { deps }: SignedInContext) {
   const all = input.page.condition.status === "all";
   const where = all
-    ? eq(payments.payType, OFFLINE_PAY_TYPE)
-    : and(eq(payments.payType, OFFLINE_PAY_TYPE), eq(payments.status, PaymentStatus.IN_PAYMENT));
+    ? inArray(payments.payType, [...BANK_TRANSFER_PAY_TYPES])
+    : and(inArray(payments.payType, [...BANK_TRANSFER_PAY_TYPES]), eq(payments.status, PaymentStatus.IN_PAYMENT));
   const { limit, offset } = pageWindow(input.page);
   const [rows, [{ total }]] = await Promise.all([
     deps.db
@@ -62,7 +62,7 @@ export async function reviewRemittance(
     const [payment] = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.paymentNo, input.paymentNo), eq(payments.payType, OFFLINE_PAY_TYPE)))
+      .where(and(eq(payments.paymentNo, input.paymentNo), inArray(payments.payType, [...BANK_TRANSFER_PAY_TYPES])))
       .for("update");
     if (!payment) throw new ApiError(Msg.NOT_FOUND);
     const decided = remittanceMachine.transition(payment.status, input.decision, "operator", {

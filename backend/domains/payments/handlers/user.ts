@@ -3,7 +3,9 @@ import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
 import {
-  OFFLINE_PAY_TYPE,
+  isBankTransfer,
+  NET_BANKING_PAY_TYPE,
+  offeredPayTypes,
   PAYMENT_OPEN_MINUTES,
   PaymentStatus,
   REMITTANCE_OPEN_DAYS,
@@ -13,6 +15,7 @@ import {
 } from "#contract/payments.ts";
 import type { pageRequestSchema } from "#contract/platform.ts";
 import { toCents } from "#contract/rules.ts";
+import { providerMethodOf } from "#contract/payments-codes.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
@@ -52,7 +55,7 @@ async function findByKey(services: Deps, userId: number, key: string) {
 
 /** A recharge as created (or found again by its idempotency key), with the way to its open checkout. */
 async function answer(services: Deps, row: PaymentRow) {
-  const open = row.status === PaymentStatus.IN_PAYMENT && row.payType !== OFFLINE_PAY_TYPE && row.providerRef;
+  const open = row.status === PaymentStatus.IN_PAYMENT && !isBankTransfer(row.payType) && row.providerRef;
   let redirectUrl: string | null = null;
   if (open) {
     try {
@@ -68,10 +71,18 @@ async function answer(services: Deps, row: PaymentRow) {
   return { payment: toPaymentRecord(row, await inReview(services.db, row.id)), redirectUrl };
 }
 
+/** The payment types this server offers: its provider's methods (STRIPE_PAYMENT_METHODS) and the bank transfers. */
+export function offeredHere(deps: Deps) {
+  return offeredPayTypes(deps.env.paymentMethods);
+}
+
 /**
- * POST /sys/account/recharge (SPEC §5 Money, §9 Payment methods). Provider types (GT0001-GT0003) create
- * a payment "in payment" and a provider checkout the browser is sent to; GT0004 records an offline
- * remittance awaiting an operator. The idempotency key makes a double submit one payment.
+ * POST /sys/account/recharge (SPEC §5 Money, §9 Payment methods; docs/decisions/072). Provider types (GT0001
+ * WeChat Pay, GT0002 UnionPay card, GT0005 Alipay) create a payment "in payment" and a provider checkout for
+ * that one method, where the browser is sent; the bank transfers await an operator: GT0004 an offline
+ * remittance with the payer's bank reference, GT0003 enterprise net banking with the payment number as the
+ * reference the transfer quotes. A type this server does not offer is refused. The idempotency key makes a
+ * double submit one payment.
  */
 export async function createRecharge(input: z.output<typeof rechargeSchema>, { deps, user }: SignedInContext) {
   const me = user;
@@ -80,21 +91,27 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { d
     throw fieldError("amount", "validation.amount.positive", Msg.AMOUNT_INVALID);
   const replay = await findByKey(deps, me.id, input.idempotencyKey);
   if (replay) return answer(deps, replay);
+  if (!offeredHere(deps).includes(input.payType)) throw fieldError("payType", "payments:validation.payTypeNotOffered");
   const now = deps.now();
-  const offline = input.payType === OFFLINE_PAY_TYPE;
+  const offline = isBankTransfer(input.payType);
+  const paymentNo = recordNo("RC", now);
   const expiresAt = new Date(now.getTime() + (offline ? REMITTANCE_OPEN_DAYS * DAY : PAYMENT_OPEN_MINUTES * MINUTE));
   const created = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(payments)
       .values({
-        paymentNo: recordNo("RC", now),
+        paymentNo,
         userId: me.id,
         purpose: "recharge",
         amountCents,
         payType: input.payType,
         status: PaymentStatus.IN_PAYMENT,
         provider: offline ? null : providerFor(deps).name,
-        remittanceRef: offline ? (input.remittanceRef ?? null) : null,
+        remittanceRef: !offline
+          ? null
+          : input.payType === NET_BANKING_PAY_TYPE
+            ? paymentNo
+            : (input.remittanceRef ?? null),
         idempotencyKey: input.idempotencyKey,
         createdAt: now,
         expiresAt,
@@ -126,6 +143,7 @@ export async function createRecharge(input: z.output<typeof rechargeSchema>, { d
   try {
     const checkout = await providerFor(deps).createCheckout({
       mode: "payment",
+      method: providerMethodOf(input.payType) ?? "card",
       merchantRef: created.paymentNo,
       amountCents,
       description: `Balance recharge ${created.paymentNo}`,
@@ -190,7 +208,11 @@ export async function listRecharges(input: z.output<typeof pageRequestSchema>, {
     billing.api.totalsOf(deps.db, me.id),
   ]);
   const records = rows.map((r) => toPaymentRecord(r.payment, r.reviewId !== null));
-  return { page: { rows: records, total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize }, totals };
+  return {
+    page: { rows: records, total, pageIndex: input.page.pageIndex, pageSize: input.page.pageSize },
+    totals,
+    offered: offeredHere(deps),
+  };
 }
 
 /* ------------------------------------------------------------------------------------------------
@@ -216,6 +238,7 @@ export async function startCardSetup(_input: unknown, { deps, user }: SignedInCo
   try {
     const checkout = await providerFor(deps).createCheckout({
       mode: "setup",
+      method: "card",
       merchantRef: `card:${me.id}:${nonce}`,
       amountCents: null,
       description: "Card for balance recharges",

@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_checkouts" ADD COLUMN "method" text DEFAULT 'card' NOT NULL;
