@@ -114,6 +114,25 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
         return { svc, app: app!, version: version!.version, channel };
       };
 
+      // The chaincode answers, but the channel's `_lifecycle` has another version committed (QueryChaincodeDefinition,
+      // as a real peer answers it): 26, the finding naming both versions and the sequence.
+      const stale = await onNetwork("0.9.0");
+      const mismatched = await stateOf(stale.svc.appVerId);
+      expect(mismatched.s).toBe(VerState.PUBLISH_FAILED);
+      const mismatch = JSON.parse(mismatched.report!.reasons[0]!) as { key: string; params: Record<string, string> };
+      expect(mismatch).toEqual({
+        key: "report.fabricVersionMismatch",
+        params: {
+          chaincode: stale.channel,
+          channel: stale.channel,
+          version: stale.version,
+          committed: "0.9.0",
+          sequence: "1",
+          endpoint: network.current.endpoint,
+        },
+      });
+      expect(JSON.parse(mismatched.report!.suggestion!).key).toBe("report.suggest.fabricNetwork");
+
       // The service's own version committed: it runs.
       const { svc, app, channel } = await onNetwork();
       const deployed = await stateOf(svc.appVerId);

@@ -137,7 +137,7 @@ export default defineDomain({
      * On a connected Fabric network: whether the service's chaincode answers there (docs/decisions/068), asked with a
      * client identity of the service's CA made for this check; null when no network is connected.
      */
-    checkConnected: async (deps: Deps, service: { id: number; appCode: string; name: string }) => {
+    checkConnected: async (deps: Deps, service: { id: number; appCode: string; name: string; version: string }) => {
       const network = deps.env.fabricNetwork;
       if (!network) return null;
       if (!serviceCaOf) throw new Error("participation has not handed over the service CAs");

@@ -97,6 +97,20 @@ export class FabricHost {
     return ledger;
   }
 
+  /**
+   * The committed definition of chaincode `name` on the channel (docs/decisions/068): the version installed last, and
+   * its sequence, the number of versions installed on the channel (Fabric's sequence counts definitions committed).
+   */
+  async definition(channel: string, name: string) {
+    const installed = this.current.get(channel);
+    if (!installed || installed.name !== name) return null;
+    const rows = await this.db
+      .select({ version: fabricChaincodes.version })
+      .from(fabricChaincodes)
+      .where(and(eq(fabricChaincodes.channel, channel), eq(fabricChaincodes.name, name)));
+    return { name, version: installed.version, sequence: rows.length };
+  }
+
   /** The channel's peer, its state rebuilt from the log at first use. */
   async peer(channel: string): Promise<EmbeddedPeer> {
     if (this.closed) throw new Error("the Fabric peer is closed");
@@ -104,6 +118,7 @@ export class FabricHost {
     return new EmbeddedPeer(
       {
         installed: (c) => this.current.get(c) ?? null,
+        definition: (c, name) => this.definition(c, name),
         process: (c, cc) => this.processFor(c, cc),
       },
       await this.ledger(channel),
