@@ -5,11 +5,20 @@ import { signers, type Gateway } from "@hyperledger/fabric-gateway";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { VerState } from "#contract/service-status.ts";
-import { serviceCa } from "#backend/domains/participation/certs.ts";
-import { certificates } from "#backend/domains/participation/tables.ts";
+import { Msg } from "#contract/messages.ts";
+import { appCas, certificates } from "#backend/domains/participation/tables.ts";
 import { appVersions, apps, chaincodePackages } from "#backend/domains/services/tables.ts";
 import { issueClientIdentity, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
-import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import {
+  callVueapi,
+  downloadVueapi,
+  downloadedBytes,
+  inProcessVueapi,
+  insertedUser,
+  ownDatabase,
+  refusedDownload,
+  sessionOf,
+} from "./in-process.ts";
 import { contractPackage, gatewayClient, joinedParticipant, newDataDir } from "./fabric-support.ts";
 import { startStandIn, standInAdmin, type StandIn } from "./fabric-network-support.ts";
 import { dataOf } from "../support/envelope.ts";
@@ -25,6 +34,7 @@ import { waitFor } from "../support/wait.ts";
 const dir = newDataDir("fabric-network");
 const network: { current: StandIn } = { current: await startStandIn(path.join(dir, "net")) };
 const PEER_MSP = "Org1MSP";
+const CA_DOWNLOAD = "service-ca-certificate";
 
 const service = inProcessVueapi("fabric-network", {
   TEST_FIXTURES: "1",
@@ -96,9 +106,12 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
           .limit(1);
         const zip = path.join(dir, `${channel}.zip`);
         writeFileSync(zip, (await deps.files.read(deps.db, pkg!.fileId))!.bytes);
-        const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app!, new Date()));
+        // The service's CA as its publisher downloads it from the service's page and hands it to the admin.
         const caFile = path.join(dir, `${channel}-ca.pem`);
-        writeFileSync(caFile, ca.pem);
+        writeFileSync(
+          caFile,
+          await downloadedBytes(service, CA_DOWNLOAD, { appId: svc.appId }, await sessionOf(service, pub)),
+        );
         const initArgs = pkg!.initParams.split(",").map((p) => p.trim());
         const installed = committed ?? version!.version;
         await standInAdmin(network.current.dir, "install", [channel, channel, installed, zip, ...initArgs]);
@@ -135,6 +148,26 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
 
       // The service's own version committed: it runs.
       const { svc, app, channel } = await onNetwork();
+      // The CA download is the publisher's, the service's CA (a PEM attachment); another user gets a 404.
+      const caDownload = await downloadVueapi(
+        service,
+        CA_DOWNLOAD,
+        { appId: svc.appId },
+        await sessionOf(service, pub),
+      );
+      expect(caDownload.headers.get("Content-Disposition")).toMatch(
+        new RegExp(`^attachment;.*${app.appCode}-ca\\.pem`),
+      );
+      const [caRow] = await deps.db.select().from(appCas).where(eq(appCas.appId, svc.appId));
+      expect(await caDownload.text()).toBe(`${caRow!.certificatePem.trim()}\n`);
+      const stranger = await insertedUser(service, `ns${Date.now()}`);
+      const refused = await refusedDownload(
+        service,
+        CA_DOWNLOAD,
+        { appId: svc.appId },
+        await sessionOf(service, stranger),
+      );
+      expect(refused.message).toBe(Msg.NOT_FOUND);
       const deployed = await stateOf(svc.appVerId);
       expect(deployed.s, JSON.stringify(deployed.report)).toBe(VerState.RUNNING);
 
