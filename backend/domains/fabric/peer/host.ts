@@ -42,7 +42,15 @@ const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * log, the chaincode listener, and the chaincode processes (started on first use, stopped when idle, at most
  * `maxProcesses` at once).
  */
-type InstallInput = { channel: string; name: string; version: string; packageZip: Uint8Array; initArgs?: string[] };
+type InstallInput = {
+  channel: string;
+  name: string;
+  version: string;
+  packageZip: Uint8Array;
+  initArgs?: string[];
+  /** Who signs Init (a test service's test identity); else the peer's own identity. */
+  initSigner?: LocalIdentity;
+};
 type Installed = { name: string; version: string; initTxId: string | null; upgraded: boolean };
 
 export class FabricHost {
@@ -218,7 +226,7 @@ export class FabricHost {
     if (existing?.initTxId || (before && !existing))
       return { ...input, initTxId: existing?.initTxId ?? null, upgraded };
     // The first install on the channel (or one whose Init failed before): the chaincode's Init as a transaction.
-    const initTxId = await this.runInit(peer, input.name, input.initArgs ?? []);
+    const initTxId = await this.runInit(peer, input.name, input.initArgs ?? [], input.initSigner);
     await this.db
       .update(fabricChaincodes)
       .set({ initTxId })
@@ -226,9 +234,8 @@ export class FabricHost {
     return { name: input.name, version: input.version, initTxId, upgraded };
   }
 
-  private async runInit(peer: EmbeddedPeer, name: string, args: string[]): Promise<string> {
-    this.identity ??= localIdentity();
-    const proposal = await localProposal(await this.identity, {
+  private async runInit(peer: EmbeddedPeer, name: string, args: string[], signer?: LocalIdentity): Promise<string> {
+    const proposal = await localProposal(signer ?? (await this.ownIdentity()), {
       channel: peer.channel,
       chaincode: name,
       args,
