@@ -386,4 +386,9 @@ export const participationPaths = {
  */
 export const participationDownloads = {
   "participant-access-kit": { auth: "user", payload: joinRef },
+  /**
+   * The publisher's download of their service's CA certificate (PEM; docs/decisions/068): the MSP a connected Fabric
+   * network's admin adds to the service's channel. Anyone else's service is a 404.
+   */
+  "service-ca-certificate": { auth: "user", payload: z.object({ appId: z.number().int().positive() }) },
 } satisfies Record<string, DownloadSpec>;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -12,7 +12,8 @@ import { createActiveUser, PASSWORD, uniqueUser } from "./support.ts";
 // The participant's access kit (issue 28 item 7; docs/decisions/070), JavaScript on and off: an approved
 // participant downloads its key and the kit from the Access page, unpacks the kit, and runs the kit's own sample
 // script with node against this portal (an eth_call on an EVM service; a Submit through the Fabric gateway).
-// The application and approvals go through the API (e2e/participation.spec.ts walks their forms).
+// The application and approvals go through the API (e2e/participation.spec.ts walks their forms). On Fabric the
+// journey ends on the publisher's service page, whose traffic view shows the sample's metered calls.
 
 const CERT_PASSWORD = "Secret42";
 
@@ -82,9 +83,16 @@ async function openAccess(page: Page, appId: number) {
     .toBe(1);
 }
 
+/** The folders `unpack` made, removed after each test. */
+const unpacked: string[] = [];
+test.afterEach(() => {
+  for (const dir of unpacked.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 /** The kit unpacked beside the key, its node_modules the repository's (what `npm i` in the folder gives). */
 function unpack(zip: Buffer, keyPem: Buffer) {
   const dir = mkdtempSync(path.join(tmpdir(), "bsn-e2e-kit-"));
+  unpacked.push(dir);
   const entries = unzipSync(new Uint8Array(zip));
   for (const [name, bytes] of Object.entries(entries)) {
     const inside = name.split("/").slice(1).join("/");
@@ -161,4 +169,23 @@ test("a Fabric participant (certificate mode 2) submits through the gateway with
   const write = kit.functions.find((f: { call: string }) => f.call === "submit");
   const { stdout } = await runSample(dir, ["submit", write.name, "lot-1", "7"], { KIT_KEY_PASSWORD: CERT_PASSWORD });
   expect(stdout).toContain(`submit ${write.name}: ok`);
+
+  // The whole journey: the sample's Submit (Endorse, Submit, CommitStatus through the gateway: three calls) is
+  // metered, and the publisher's service page shows it in its traffic view, today's row (the last). The meter
+  // writes once a second: the page is read again until the figure is there.
+  await logInAs(page, p.pub.user.userName, PASSWORD);
+  const today = page.getByTestId("service-traffic").locator("tbody tr").last();
+  await expect
+    .poll(
+      async () => {
+        await page.goto(
+          `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${p.pub.appId}&appVerId=${p.pub.appVerId}&activeNames=chaincode`,
+        );
+        return today.locator("td").nth(1).innerText();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe("3");
+  await expect(today.locator("td").nth(2)).not.toHaveText(/^0\s*B$/);
+  await expect(today.locator("td").nth(3)).not.toHaveText(/^0\s*B$/);
 });

@@ -5,6 +5,8 @@
 //   serve [--dir D] [--port N] [--host H] [--msp-id ID]   peer + gateway; D/tls-ca.pem is the TLS CA to pin
 //   add-msp [--dir D] <channel> <ca.pem> [mspId]           adds an organisation (its root CA) to the channel's MSPs
 //   install [--dir D] <channel> <name> <version> <package.zip> [init args...]   installs and commits a chaincode
+//                                                          (a new version is the next sequence; the channel's
+//                                                          `_lifecycle` QueryChaincodeDefinition answers it)
 //
 // `serve` keeps its own database (PGlite under D/data) and answers the admin commands on a loopback port whose address
 // and one-time token it writes to D/admin.json (mode 0600). The real network's commands are in README, "Connecting a

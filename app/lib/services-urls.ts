@@ -8,6 +8,9 @@ export function detailHref(row: { appId: number; appVerId: number }, tab = "chai
   return `${PUBLISHED}/ServicesDetail?appId=${row.appId}&appVerId=${row.appVerId}&activeNames=${tab}`;
 }
 
+/** The publisher's download of the service's CA certificate (PEM; docs/decisions/068). */
+export const serviceCaHref = (row: { appId: number }) => `${PUBLISHED}/ServiceCa?appId=${row.appId}`;
+
 /** At 40 "Enable" opens the confirm page of a request to operations (docs/decisions/015); at 30 it posts at once. */
 export const requestEnableHref = (row: { appId: number; appVerId: number }) =>
   `${detailHref(row)}&confirm=requestEnable`;

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { X509Certificate, createPrivateKey } from "node:crypto";
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +18,7 @@ import {
   refusedDownload,
   sessionOf,
 } from "./in-process.ts";
+import { joinedParticipant } from "./fabric-support.ts";
 import { dataOf } from "../support/envelope.ts";
 
 // The participant's access kit (issue 28 item 7; docs/decisions/070): what a participant of a running EVM service
@@ -43,45 +44,30 @@ const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, awa
 async function participation(framework: "fisco" | "fabric", mode: 1 | 2) {
   const tag = `${framework[0]}${Date.now()}`;
   const pub = await insertedUser(service, `kp${tag}`);
-  const participant = await insertedUser(service, `kq${tag}`);
-  const op = await insertedUser(service, `ko${tag}`, "operator");
   const svc = await ok(pub, "/test/services", { verState: 25, framework, nodeCount: 2 });
-  await ok(pub, "/test/participation/service", { appId: svc.appId, certificateMode: mode });
-  const link = await ok(pub, "/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" });
-  const invite = new URL(`http://x${link.path}`).searchParams;
-  const info = await ok(participant, "/sys/chainAppInfo/applyJoinApp", {
+  const { participant, joinId, certificateId } = await joinedParticipant(service, {
+    pub,
     appId: svc.appId,
-    token: invite.get("c"),
-    expiry: invite.get("d"),
-    language: invite.get("e"),
+    appVerId: svc.appVerId,
+    mode,
+    tag: `k${framework[0]}`,
+    nodes: "all",
+    password: PASSWORD,
+    // Before approval: no kit.
+    beforeApproval: async (joined) =>
+      expect(
+        (
+          await refusedDownload(
+            service,
+            KIT,
+            { appJoinAuditId: joined.joinId },
+            await sessionOf(service, joined.participant),
+          )
+        ).message,
+      ).toBe(Msg.ACCESS_NOT_AVAILABLE),
   });
-  const page = { pageSize: 50, pageIndex: 1, condition: { appId: svc.appId, ticket: info.ticket } };
-  const roles = await ok(participant, "/sys/chainAppInfo/queryRolesForAppList", { page });
-  const cities = await ok(participant, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page });
-  const joined = await ok(participant, "/sys/chainAppInfo/joinApp", {
-    appId: svc.appId,
-    ticket: info.ticket,
-    roleId: roles.page.rows[0].roleId,
-    cityNodeIds: cities.page.rows
-      .filter((c: { released: boolean }) => c.released)
-      .map((c: { cityNodeId: number }) => c.cityNodeId),
-    certificateMode: mode,
-    ...(mode === 2 ? { password: PASSWORD, confirmPassword: PASSWORD } : {}),
-  });
-  const joinId = joined.appJoinAuditId as number;
-  // Before approval: no kit.
-  expect(
-    (await refusedDownload(service, KIT, { appJoinAuditId: joinId }, await sessionOf(service, participant))).message,
-  ).toBe(Msg.ACCESS_NOT_AVAILABLE);
-  await ok(pub, "/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 1 });
-  await ok(op, "/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" });
-  await service.runJobs();
-  const keyPem = (
-    await ok(participant, "/sys/chainAppInfo/certificateFile", {
-      certificateId: joined.certificateId,
-      kind: "key",
-    })
-  ).pem as string;
+  const keyPem = (await ok(participant, "/sys/chainAppInfo/certificateFile", { certificateId, kind: "key" }))
+    .pem as string;
   return { pub, participant, joinId, keyPem, appId: svc.appId as number };
 }
 
@@ -183,26 +169,30 @@ describe("the participant's access kit", () => {
       expect(strFromU8(readme)).toContain("接入包");
 
       const dir = unpacked({ ...files, "my-key.pem": p.keyPem });
-      const run = (args: string[], password = PASSWORD) =>
-        promisify(execFile)(process.execPath, ["sample.mjs", "my-key.pem", ...args], {
-          cwd: dir,
-          env: { NODE_ENV: "production", PATH: process.env.PATH, KIT_KEY_PASSWORD: password },
-          timeout: 60_000,
-        });
-      const listed = await run([]);
-      expect(listed.stdout).toContain("The key matches certificate.pem.");
-      const write = kit.functions.find((f: { call: string }) => f.call === "submit");
-      expect(write).toBeDefined();
-      for (const f of kit.functions) expect(listed.stdout).toContain(f.name);
-      // A transaction submitted through the gateway with the participant's certificate and decrypted key.
-      const submitted = await run(["submit", write.name, "lot-1", "7"]);
-      expect(submitted.stdout).toContain(`submit ${write.name}: ok`);
-      // A wrong password is the script's clear refusal, not a call.
-      const wrong = await run([], "wrong-1").then(
-        () => null,
-        (e: { stderr: string }) => e.stderr,
-      );
-      expect(wrong).toContain("Cannot read the key");
+      try {
+        const run = (args: string[], password = PASSWORD) =>
+          promisify(execFile)(process.execPath, ["sample.mjs", "my-key.pem", ...args], {
+            cwd: dir,
+            env: { NODE_ENV: "production", PATH: process.env.PATH, KIT_KEY_PASSWORD: password },
+            timeout: 60_000,
+          });
+        const listed = await run([]);
+        expect(listed.stdout).toContain("The key matches certificate.pem.");
+        const write = kit.functions.find((f: { call: string }) => f.call === "submit");
+        expect(write).toBeDefined();
+        for (const f of kit.functions) expect(listed.stdout).toContain(f.name);
+        // A transaction submitted through the gateway with the participant's certificate and decrypted key.
+        const submitted = await run(["submit", write.name, "lot-1", "7"]);
+        expect(submitted.stdout).toContain(`submit ${write.name}: ok`);
+        // A wrong password is the script's clear refusal, not a call.
+        const wrong = await run([], "wrong-1").then(
+          () => null,
+          (e: { stderr: string }) => e.stderr,
+        );
+        expect(wrong).toContain("Cannot read the key");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });

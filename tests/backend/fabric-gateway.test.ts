@@ -1,6 +1,6 @@
-import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
-import { GatewayError, StatusCode, connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { GatewayError, StatusCode, type Gateway } from "@hyperledger/fabric-gateway";
 import { and, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import billing from "#backend/domains/billing/index.ts";
@@ -17,6 +17,7 @@ import {
   serviceOfChannel,
 } from "#backend/domains/fabric/gateway/admit.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
+import { gatewayClient, joinedParticipant } from "./fabric-support.ts";
 import { dataOf } from "../support/envelope.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -81,37 +82,15 @@ describe("the Fabric gateway over the service's participants", () => {
     async () => {
       const deps = service.services;
       const pub = await insertedUser(service, `fp${Date.now()}`);
-      const participant = await insertedUser(service, `fq${Date.now()}`);
-      const op = await insertedUser(service, `fo${Date.now()}`, "operator");
       const svc = await ok(pub, "/test/services", { verState: 25, framework: "fabric" });
-      await ok(pub, "/test/participation/service", { appId: svc.appId, certificateMode: 3 });
-      const link = await ok(pub, "/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" });
-      const invite = new URL(`http://x${link.path}`).searchParams;
-      const info = await ok(participant, "/sys/chainAppInfo/applyJoinApp", {
-        appId: svc.appId,
-        token: invite.get("c"),
-        expiry: invite.get("d"),
-        language: invite.get("e"),
-      });
-      const page = { pageSize: 50, pageIndex: 1, condition: { appId: svc.appId, ticket: info.ticket } };
-      const roles = await ok(participant, "/sys/chainAppInfo/queryRolesForAppList", { page });
-      const cities = await ok(participant, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page });
       // Certificate mode 3: the participant's own key pair; only the public key goes to the portal.
-      const own = generateKeyPairSync("ec", { namedCurve: "P-256" });
-      const testData = "fabric gateway test";
-      const joined = await ok(participant, "/sys/chainAppInfo/joinApp", {
+      const { participant, joinId, own } = await joinedParticipant(service, {
+        pub,
         appId: svc.appId,
-        ticket: info.ticket,
-        roleId: roles.page.rows[0].roleId,
-        cityNodeIds: [cities.page.rows.find((c: { released: boolean }) => c.released).cityNodeId],
-        certificateMode: 3,
-        publicKey: own.publicKey.export({ type: "spki", format: "pem" }),
-        testData,
-        signature: sign("sha256", Buffer.from(testData), own.privateKey).toString("base64"),
+        appVerId: svc.appVerId,
+        mode: 3,
+        tag: "fgw",
       });
-      const joinId = joined.appJoinAuditId as number;
-      await ok(pub, "/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 1 });
-      await ok(op, "/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" });
 
       const [{ appCode }] = await deps.db.select({ appCode: apps.appCode }).from(apps).where(eq(apps.id, svc.appId));
       const app = (await serviceOfChannel(deps.db, channelOfAppCode(appCode!)))!;
@@ -144,18 +123,12 @@ describe("the Fabric gateway over the service's participants", () => {
       });
       const gateway = fabric.api.gateway(deps)!;
       expect(gateway.publicUrl).toBe(`grpcs://localhost:${gateway.port}`);
-      const contractAs = (pem: string, key: KeyObject) => {
-        const gw = connect({
-          client: new grpc.Client(`localhost:${gateway.port}`, grpc.credentials.createSsl(Buffer.from(gateway.caPem))),
-          identity: { mspId, credentials: Buffer.from(pem) },
-          signer: signers.newPrivateKeySigner(key),
-          hash: hash.sha256,
-        });
-        opened.push(gw);
-        return gw.getNetwork(channel).getContract(chaincode);
-      };
+      const contractAs = (pem: string, key: KeyObject) =>
+        gatewayClient(opened, `localhost:${gateway.port}`, gateway.caPem, { mspId, certificatePem: pem, key })
+          .getNetwork(channel)
+          .getContract(chaincode);
 
-      const contract = contractAs(certPem, own.privateKey);
+      const contract = contractAs(certPem, own!.privateKey);
       await contract.submitTransaction("put", "lot-1", "harvested");
       expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe("harvested");
 

@@ -1,7 +1,9 @@
 import { spawn, execFile, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { migratedPgdata } from "./in-process.ts";
 
 /**
  * The stand-in Fabric network (scripts/fabric-network.ts, docs/decisions/068) as the tests run it: `serve` as a child
@@ -22,8 +24,17 @@ export type StandIn = {
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 };
 
-/** Starts `serve` on `dir` (a free port) and resolves once it says where it serves. */
+/**
+ * Starts `serve` on `dir` (a free port) and resolves once it says where it serves. A new directory's database starts
+ * as a copy of the migrated template (./in-process.ts `migratedPgdata`) instead of migrating a fresh PGlite; a
+ * restart on the same directory opens the database it left.
+ */
 export async function startStandIn(dir: string): Promise<StandIn> {
+  const pgdata = path.join(dir, "data", "pgdata");
+  if (!existsSync(pgdata)) {
+    mkdirSync(path.dirname(pgdata), { recursive: true });
+    cpSync(await migratedPgdata(), pgdata, { recursive: true });
+  }
   const child = spawn(process.execPath, ["--import", "tsx", script, "serve", "--dir", dir, "--port", "0"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: "" },

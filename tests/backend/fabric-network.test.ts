@@ -1,17 +1,25 @@
-import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { createPrivateKey, type KeyObject } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import { connect, hash, signers, type Gateway } from "@hyperledger/fabric-gateway";
+import { signers, type Gateway } from "@hyperledger/fabric-gateway";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { VerState } from "#contract/service-status.ts";
-import { serviceCa } from "#backend/domains/participation/certs.ts";
-import { certificates } from "#backend/domains/participation/tables.ts";
+import { Msg } from "#contract/messages.ts";
+import { appCas, certificates } from "#backend/domains/participation/tables.ts";
 import { appVersions, apps, chaincodePackages } from "#backend/domains/services/tables.ts";
 import { issueClientIdentity, newGatewayCa } from "#backend/domains/fabric/gateway/tls.ts";
-import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
-import { contractPackage, newDataDir } from "./fabric-support.ts";
+import {
+  callVueapi,
+  downloadVueapi,
+  downloadedBytes,
+  inProcessVueapi,
+  insertedUser,
+  ownDatabase,
+  refusedDownload,
+  sessionOf,
+} from "./in-process.ts";
+import { contractPackage, gatewayClient, joinedParticipant, newDataDir } from "./fabric-support.ts";
 import { startStandIn, standInAdmin, type StandIn } from "./fabric-network-support.ts";
 import { dataOf } from "../support/envelope.ts";
 import { waitFor } from "../support/wait.ts";
@@ -26,6 +34,7 @@ import { waitFor } from "../support/wait.ts";
 const dir = newDataDir("fabric-network");
 const network: { current: StandIn } = { current: await startStandIn(path.join(dir, "net")) };
 const PEER_MSP = "Org1MSP";
+const CA_DOWNLOAD = "service-ca-certificate";
 
 const service = inProcessVueapi("fabric-network", {
   TEST_FIXTURES: "1",
@@ -42,6 +51,7 @@ const opened: Gateway[] = [];
 afterAll(async () => {
   for (const gw of opened) gw.close();
   await network.current.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function as(userId: number, p: string, body: object = {}) {
@@ -52,15 +62,7 @@ const ok = async (userId: number, p: string, body: object = {}) => dataOf(p, awa
 /** A gateway client of the stand-in as it serves now, signing as `pem` (MSP `mspId`) with `key`. */
 function clientOf(mspId: string, pem: string, key: KeyObject) {
   const { port, tlsCaFile } = network.current;
-  const ca = readFileSync(tlsCaFile);
-  const gw = connect({
-    client: new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createSsl(ca)),
-    identity: { mspId, credentials: Buffer.from(pem) },
-    signer: signers.newPrivateKeySigner(key),
-    hash: hash.sha256,
-  });
-  opened.push(gw);
-  return gw;
+  return gatewayClient(opened, `127.0.0.1:${port}`, readFileSync(tlsCaFile), { mspId, certificatePem: pem, key });
 }
 
 const stateOf = async (verId: number) =>
@@ -78,8 +80,6 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
     async () => {
       const deps = service.services;
       const pub = await insertedUser(service, `np${Date.now()}`);
-      const participant = await insertedUser(service, `nq${Date.now()}`);
-      const op = await insertedUser(service, `no${Date.now()}`, "operator");
 
       // Nothing installed on the network: the deploy job stops at 26 with the finding naming the network's answer.
       const first = await ok(pub, "/test/services", { verState: 25, framework: "fabric" });
@@ -91,65 +91,95 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
       expect(finding.params.reason).toContain("is not served here");
       expect(JSON.parse(failed.report!.suggestion!).key).toBe("report.suggest.fabricNetwork");
 
-      // A second service, paid and waiting for its deployment: the admin installs its package and adds its CA.
-      const svc = await ok(pub, "/test/services", { verState: 24, framework: "fabric" });
-      const [app] = await deps.db.select().from(apps).where(eq(apps.id, svc.appId));
-      const [version] = await deps.db.select().from(appVersions).where(eq(appVersions.id, svc.appVerId));
-      const channel = app!.appCode.toLowerCase();
-      const [pkg] = await deps.db
-        .select()
-        .from(chaincodePackages)
-        .where(and(eq(chaincodePackages.verId, svc.appVerId), eq(chaincodePackages.language, "node")))
-        .orderBy(asc(chaincodePackages.id))
-        .limit(1);
-      const zip = path.join(dir, "service.zip");
-      writeFileSync(zip, (await deps.files.read(deps.db, pkg!.fileId))!.bytes);
-      const ca = await deps.db.transaction((tx) => serviceCa(tx, deps.env, app!, new Date()));
-      const caFile = path.join(dir, "service-ca.pem");
-      writeFileSync(caFile, ca.pem);
-      const initArgs = pkg!.initParams.split(",").map((p) => p.trim());
-      await standInAdmin(network.current.dir, "install", [channel, channel, version!.version, zip, ...initArgs]);
-      await standInAdmin(network.current.dir, "add-msp", [channel, caFile, `${app!.appCode}MSP`]);
-      await waitFor(
-        "the deployment on the connected network",
-        async () => {
-          await service.runJobs();
-          return (await stateOf(svc.appVerId)).s;
+      // A service paid and waiting for its deployment: the admin installs its package as `committed` (by default
+      // the service's version) and adds its CA; then the deploy job runs until the version leaves 24.
+      const onNetwork = async (committed?: string) => {
+        const svc = await ok(pub, "/test/services", { verState: 24, framework: "fabric" });
+        const [app] = await deps.db.select().from(apps).where(eq(apps.id, svc.appId));
+        const [version] = await deps.db.select().from(appVersions).where(eq(appVersions.id, svc.appVerId));
+        const channel = app!.appCode.toLowerCase();
+        const [pkg] = await deps.db
+          .select()
+          .from(chaincodePackages)
+          .where(and(eq(chaincodePackages.verId, svc.appVerId), eq(chaincodePackages.language, "node")))
+          .orderBy(asc(chaincodePackages.id))
+          .limit(1);
+        const zip = path.join(dir, `${channel}.zip`);
+        writeFileSync(zip, (await deps.files.read(deps.db, pkg!.fileId))!.bytes);
+        // The service's CA as its publisher downloads it from the service's page and hands it to the admin.
+        const caFile = path.join(dir, `${channel}-ca.pem`);
+        writeFileSync(
+          caFile,
+          await downloadedBytes(service, CA_DOWNLOAD, { appId: svc.appId }, await sessionOf(service, pub)),
+        );
+        const initArgs = pkg!.initParams.split(",").map((p) => p.trim());
+        const installed = committed ?? version!.version;
+        await standInAdmin(network.current.dir, "install", [channel, channel, installed, zip, ...initArgs]);
+        await standInAdmin(network.current.dir, "add-msp", [channel, caFile, `${app!.appCode}MSP`]);
+        await waitFor(
+          "the deployment on the connected network",
+          async () => {
+            await service.runJobs();
+            return (await stateOf(svc.appVerId)).s;
+          },
+          (s) => s !== VerState.PENDING_PUBLISH,
+        );
+        return { svc, app: app!, version: version!.version, channel };
+      };
+
+      // The chaincode answers, but the channel's `_lifecycle` has another version committed (QueryChaincodeDefinition,
+      // as a real peer answers it): 26, the finding naming both versions and the sequence.
+      const stale = await onNetwork("0.9.0");
+      const mismatched = await stateOf(stale.svc.appVerId);
+      expect(mismatched.s).toBe(VerState.PUBLISH_FAILED);
+      const mismatch = JSON.parse(mismatched.report!.reasons[0]!) as { key: string; params: Record<string, string> };
+      expect(mismatch).toEqual({
+        key: "report.fabricVersionMismatch",
+        params: {
+          chaincode: stale.channel,
+          channel: stale.channel,
+          version: stale.version,
+          committed: "0.9.0",
+          sequence: "1",
+          endpoint: network.current.endpoint,
         },
-        (s) => s !== VerState.PENDING_PUBLISH,
+      });
+      expect(JSON.parse(mismatched.report!.suggestion!).key).toBe("report.suggest.fabricNetwork");
+
+      // The service's own version committed: it runs.
+      const { svc, app, channel } = await onNetwork();
+      // The CA download is the publisher's, the service's CA (a PEM attachment); another user gets a 404.
+      const caDownload = await downloadVueapi(
+        service,
+        CA_DOWNLOAD,
+        { appId: svc.appId },
+        await sessionOf(service, pub),
       );
+      expect(caDownload.headers.get("Content-Disposition")).toMatch(
+        new RegExp(`^attachment;.*${app.appCode}-ca\\.pem`),
+      );
+      const [caRow] = await deps.db.select().from(appCas).where(eq(appCas.appId, svc.appId));
+      expect(await caDownload.text()).toBe(`${caRow!.certificatePem.trim()}\n`);
+      const stranger = await insertedUser(service, `ns${Date.now()}`);
+      const refused = await refusedDownload(
+        service,
+        CA_DOWNLOAD,
+        { appId: svc.appId },
+        await sessionOf(service, stranger),
+      );
+      expect(refused.message).toBe(Msg.NOT_FOUND);
       const deployed = await stateOf(svc.appVerId);
       expect(deployed.s, JSON.stringify(deployed.report)).toBe(VerState.RUNNING);
 
       // A participant (its own key, certificate mode 3), approved: its endpoint is the network's, and its
       // certificate invokes there through the official client.
-      await ok(pub, "/test/participation/service", { appId: svc.appId, certificateMode: 3 });
-      const link = await ok(pub, "/sys/chainAppInfo/invite", { appVerId: svc.appVerId, language: "en" });
-      const invite = new URL(`http://x${link.path}`).searchParams;
-      const info = await ok(participant, "/sys/chainAppInfo/applyJoinApp", {
+      const { participant, joinId, own } = await joinedParticipant(service, {
+        pub,
         appId: svc.appId,
-        token: invite.get("c"),
-        expiry: invite.get("d"),
-        language: invite.get("e"),
+        appVerId: svc.appVerId,
+        mode: 3,
+        tag: "net",
       });
-      const page = { pageSize: 50, pageIndex: 1, condition: { appId: svc.appId, ticket: info.ticket } };
-      const roles = await ok(participant, "/sys/chainAppInfo/queryRolesForAppList", { page });
-      const cities = await ok(participant, "/sys/chainAppInfo/queryReleaseCitysForAppList", { page });
-      const own = generateKeyPairSync("ec", { namedCurve: "P-256" });
-      const testData = "connected fabric network";
-      const joined = await ok(participant, "/sys/chainAppInfo/joinApp", {
-        appId: svc.appId,
-        ticket: info.ticket,
-        roleId: roles.page.rows[0].roleId,
-        cityNodeIds: [cities.page.rows.find((c: { released: boolean }) => c.released).cityNodeId],
-        certificateMode: 3,
-        publicKey: own.publicKey.export({ type: "spki", format: "pem" }),
-        testData,
-        signature: sign("sha256", Buffer.from(testData), own.privateKey).toString("base64"),
-      });
-      const joinId = joined.appJoinAuditId as number;
-      await ok(pub, "/sys/chainAppInfo/auditAppJoined", { appJoinAuditId: joinId, auditState: 1 });
-      await ok(op, "/sys/ops/participations/decide", { appJoinAuditId: joinId, decision: "approve" });
       const params = await waitFor(
         "access parameters",
         async () => {
@@ -162,7 +192,7 @@ describe("a Fabric service on a connected network (the stand-in)", () => {
       expect(gateways.length).toBeGreaterThan(0);
       for (const g of gateways) expect(g.gatewayUrl).toBe(network.current.endpoint);
       const [certRow] = await deps.db.select().from(certificates).where(eq(certificates.joinId, joinId));
-      const contract = clientOf(`${app!.appCode}MSP`, certRow!.certificatePem, own.privateKey)
+      const contract = clientOf(`${app.appCode}MSP`, certRow!.certificatePem, own!.privateKey)
         .getNetwork(channel)
         .getContract(channel);
       const submitted = await contract.submitAsync("CreateAsset", { arguments: ["lot-7", "42"] });

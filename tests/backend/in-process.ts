@@ -40,7 +40,7 @@ process.env.SESSION_SECRET ??= "backend-test-secret";
  * PGlite and applying every migration took about 4 s of each in-process file's set-up. The copy is what the
  * migrations would have made (the test server of global-setup.ts and migrations.test.ts still migrate from empty).
  */
-async function migratedPgdata(): Promise<string> {
+export async function migratedPgdata(): Promise<string> {
   const migrations = path.resolve(process.cwd(), "backend/db/migrations");
   const key = createHash("sha256")
     .update(readFileSync(path.join(migrations, "meta/_journal.json")))
@@ -128,6 +128,8 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
   });
   afterAll(async () => {
     await opened?.close();
+    // The data directory openVueapi made for this file goes with it (one the file named itself is the file's).
+    if (opened && !vars.DATA_DIR) rmSync(opened.services.env.dataDir, { recursive: true, force: true });
   });
   return {
     handle: (request, caller) => current().handle(request, caller),

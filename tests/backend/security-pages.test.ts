@@ -121,6 +121,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     all: { notId: "show all" },
     name: NAME,
   },
+  // The publisher's download of their service's CA certificate: another's service is a 404.
+  "g.home.PermissionedServices.PublishedServices.ServiceCa.ts": { appId: { kind: "app", expect: "404" } },
   "g.home.PermissionedServices.PublishedServices.ServicesDetail.tsx": {
     appId: { kind: "app", expect: "404" },
     appVerId: { kind: "appVer", expect: "no-data", with: (a) => ({ appId: String(a.runAppId) }) },

@@ -230,7 +230,11 @@ describe("test services", () => {
     { timeout: 180_000 },
     async () => {
       const methods = `
-  async init(ctx, value) { await ctx.stub.putState("greeting", Buffer.from(value)); }
+  async init(ctx, value) {
+    await ctx.stub.putState("greeting", Buffer.from(value));
+    await ctx.stub.putState("initBy", Buffer.from(ctx.clientIdentity.getMSPID()));
+  }
+  async whoami(ctx) { return ctx.clientIdentity.getMSPID() + " " + ctx.clientIdentity.getID(); }
   async get(ctx, key) { return (await ctx.stub.getState(key)).toString(); }
   async put(ctx, key, value) { await ctx.stub.putState(key, Buffer.from(value)); return value; }
   async fail(ctx) { throw new Error("refused by the chaincode"); }`;
@@ -273,6 +277,15 @@ describe("test services", () => {
         payload: "hello",
         validationCode: null,
       });
+      // Init and the console's calls are signed by the service's issued test identity, not the peer's own.
+      const mspId = `${created.appCode}MSP`;
+      expect((await callOf("query", "get", "initBy")).payload).toBe(mspId);
+      const issued = new X509Certificate(deployed.certificatePem);
+      const commonName = /CN=([^,\n]+)/.exec(issued.subject.replace(/\n/g, ","))![1]!;
+      const who = (await callOf("query", "whoami")).payload as string;
+      expect(who.startsWith(`${mspId} x509::`), who).toBe(true);
+      expect(who).toContain(commonName);
+      expect(who).not.toContain("embedded-peer");
       expect(await callOf("invoke", "put", "greeting\nbye")).toMatchObject({ status: 200, validationCode: 0 });
       expect((await callOf("query", "get", "greeting")).payload).toBe("bye");
       const failed = await callOf("invoke", "fail");

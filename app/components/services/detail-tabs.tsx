@@ -10,7 +10,7 @@ import { formatBytes } from "#app/lib/format-number.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { StatusBadge } from "./badges.tsx";
-import { detailHref } from "#app/lib/services-urls.ts";
+import { detailHref, serviceCaHref } from "#app/lib/services-urls.ts";
 import { ServiceChainPanel } from "./ServiceChain.tsx";
 import { UpgradeTable } from "#app/components/configuration/upgrades.tsx";
 import { CrossChainTab, type CrossDetail } from "#app/components/cross-chain/state.tsx";
@@ -194,6 +194,22 @@ function TabBody({
               );
             })}
           </Table>
+          {service.framework === "fabric" ? (
+            // The service's CA, for a connected Fabric network's admin to add to the channel (docs/decisions/068).
+            <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="service-ca">
+              <a
+                href={serviceCaHref(service)}
+                download
+                className="btn-secondary text-sm"
+                data-testid="download-service-ca"
+              >
+                {t("detail.serviceCa")}
+              </a>
+              <span className="text-xs text-slate-600">
+                {t("detail.serviceCaHint", { mspId: `${service.appCode}MSP` })}
+              </span>
+            </p>
+          ) : null}
           {service.chain ? <ServiceChainPanel chain={service.chain} origin={origin} /> : null}
           <ServiceTraffic traffic={service.traffic} language={language} />
         </div>

@@ -3,7 +3,7 @@ import type { Deps } from "#backend/deps.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { randomBytes } from "node:crypto";
 import { ChaincodeRefused, DEFAULT_HOST, FabricHost, TRIAL_PREFIX } from "./peer/host.ts";
-import { localProposal } from "./peer/identity.ts";
+import { identityOf, localProposal } from "./peer/identity.ts";
 import { endorsedEnvelope } from "./peer/blocks.ts";
 import { checkPackage } from "./peer/package.ts";
 import { doorLock } from "#backend/kit/door-guard.ts";
@@ -29,6 +29,9 @@ const hostsByEnv = new WeakMap<Deps["env"], FabricHost>();
 /** The Gateway gRPC service of this process (docs/decisions/065) and the TLS CA its clients pin. */
 const gateways = new WeakMap<Deps, { running: RunningGateway; caPem: string }>();
 const gatewaysByEnv = new WeakMap<Deps["env"], { running: RunningGateway; caPem: string }>();
+
+/** An issued identity that signs proposals instead of the peer's own (a test service's test identity). */
+export type ProposalSigner = { mspId: string; certificatePem: string; privateKeyPem: string };
 
 /** A throwaway channel older than this at start was left by an interrupted test job. */
 const STALE_TRIAL_MS = 15 * 60_000;
@@ -137,7 +140,7 @@ export default defineDomain({
      * On a connected Fabric network: whether the service's chaincode answers there (docs/decisions/068), asked with a
      * client identity of the service's CA made for this check; null when no network is connected.
      */
-    checkConnected: async (deps: Deps, service: { id: number; appCode: string; name: string }) => {
+    checkConnected: async (deps: Deps, service: { id: number; appCode: string; name: string; version: string }) => {
       const network = deps.env.fabricNetwork;
       if (!network) return null;
       if (!serviceCaOf) throw new Error("participation has not handed over the service CAs");
@@ -150,15 +153,22 @@ export default defineDomain({
      * Installs a Node.js chaincode package (the package check first; Init on the first install, an upgrade on a
      * new version); throws ChaincodeRefused with the reasons.
      */
-    installChaincode: (
+    installChaincode: async (
       deps: Deps,
       input: ({ appCode: string } | { channel: string }) & {
         name: string;
         version: string;
         packageZip: Uint8Array;
         initArgs?: string[];
+        /** Who signs Init; else the peer's own identity. */
+        initSigner?: ProposalSigner;
       },
-    ) => hostOf(deps).install({ ...input, channel: channelOf(input) }),
+    ) =>
+      hostOf(deps).install({
+        ...input,
+        channel: channelOf(input),
+        initSigner: input.initSigner ? await identityOf(input.initSigner) : undefined,
+      }),
     /**
      * The test job's run of a Node.js chaincode (docs/decisions/069): installed with its init parameters on a
      * throwaway channel of this process's peer, so that a failing Init fails the test, then the channel is dropped
@@ -187,9 +197,19 @@ export default defineDomain({
     dropChannel: (deps: Deps, channel: string) => hostOf(deps).dropChannels([channel]),
     /** The package check alone (the test job): ok with the files, or the problems, each naming what. */
     checkPackage,
-    /** A proposal signed by the peer's own identity, for callers without a gateway (the test job, tests). */
-    localProposal: async (deps: Deps, input: { channel: string; chaincode: string; args: string[] }) =>
-      localProposal(await hostOf(deps).ownIdentity(), { ...input, timestamp: deps.now() }),
+    /**
+     * A proposal for callers without a gateway (a test service's console, tests): signed by `signer` (a test
+     * service's test identity), else by the peer's own identity.
+     */
+    localProposal: async (
+      deps: Deps,
+      input: { channel: string; chaincode: string; args: string[] },
+      signer?: ProposalSigner,
+    ) =>
+      localProposal(signer ? await identityOf(signer) : await hostOf(deps).ownIdentity(), {
+        ...input,
+        timestamp: deps.now(),
+      }),
     /** The envelope of an endorsed proposal, as a client assembles it before Submit (for callers without a gateway). */
     endorsedEnvelope,
     /** The chaincode processes (pids, restarts), for tests and operators. */

@@ -63,6 +63,11 @@ export interface FabricPeer {
   readonly channel: string;
   /** The installed chaincode's name and version, or null when none is installed yet. */
   chaincode(): { name: string; version: string } | null;
+  /**
+   * The committed chaincode definition, as the channel's `_lifecycle` QueryChaincodeDefinition answers it: the name,
+   * version and sequence (each install of a new version is the next sequence), or null when `name` is not defined.
+   */
+  definition?(name: string): Promise<{ name: string; version: string; sequence: number } | null>;
   /** Runs the proposal against the current world state; throws only when the peer itself cannot (not a chaincode error). */
   simulate(input: ProposalInput): Promise<Simulation>;
   /**

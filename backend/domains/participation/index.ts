@@ -20,14 +20,23 @@ import {
   view,
 } from "./handlers/participant.ts";
 import { certificateFile, getJoinParamList, myCertificates, participatedList } from "./handlers/participant-access.ts";
-import { auditAppJoined, disableJoin, joinManageList, joinManageView } from "./handlers/publisher.ts";
+import {
+  auditAppJoined,
+  disableJoin,
+  joinManageList,
+  joinManageView,
+  serviceCaCertificate,
+} from "./handlers/publisher.ts";
 import { opsDecide, opsList } from "./handlers/operator.ts";
 import { placeJoin, setJoinState, testOrderDeadline, testServiceSettings } from "./fixtures.ts";
 
 /** Joining services, the participation audit, certificates (SPEC §2, §4, §5; contract/participation.ts; docs/decisions/013). */
 export default defineDomain({
   name: "participation",
-  downloads: downloadHandlersOf({ "participant-access-kit": accessKit }),
+  downloads: downloadHandlersOf({
+    "participant-access-kit": accessKit,
+    "service-ca-certificate": serviceCaCertificate,
+  }),
   handlers: handlersOf({
     "/sys/chainAppInfo/applyJoinApp": applyJoinApp,
     "/sys/chainAppInfo/queryRolesForAppList": queryRoles,

@@ -12,7 +12,8 @@ import { appVersions, apps, chaincodePackages } from "./tables.ts";
  * (not Fabric, or no Node.js package); else the reason why not. A version already installed with the same package (a
  * job run again) is kept as it is. With a connected Fabric network (FABRIC_PEER_ENDPOINT, docs/decisions/068) nothing
  * is installed: its admin installs the chaincode, and the deployment goes on only when it answers there; else the
- * failure carries the report's finding `report.fabricNetworkFailed`.
+ * failure carries the report's finding `report.fabricNetworkFailed`, or `report.fabricVersionMismatch` when the
+ * channel's committed definition (its `_lifecycle`) is of another version than the service's.
  */
 export async function deployOnFabricPeer(
   verId: number,
@@ -41,6 +42,17 @@ export async function deployOnFabricPeer(
     if (!checked || checked.ok) return null;
     const chaincode = row.appCode.toLowerCase();
     const params = { chaincode, version: row.version, channel: chaincode, endpoint: network.endpoint };
+    // Answers, but the channel committed another version of it: its own finding, naming both versions.
+    const mismatch = "mismatch" in checked ? checked.mismatch : undefined;
+    if (mismatch)
+      return {
+        ok: false,
+        reason: checked.reason,
+        finding: {
+          key: "report.fabricVersionMismatch",
+          params: { ...params, committed: mismatch.committed, sequence: String(mismatch.sequence) },
+        },
+      };
     return {
       ok: false,
       reason: checked.reason,

@@ -264,10 +264,11 @@ export async function deployInTx(
             ? "report.suggest.nodes"
             : first === "report.chainFailed"
               ? "report.suggest.chain"
-              : first === "report.fabricNetworkFailed"
+              : first === "report.fabricNetworkFailed" || first === "report.fabricVersionMismatch"
                 ? "report.suggest.fabricNetwork"
                 : "report.suggest.resources",
-        params: first === "report.fabricNetworkFailed" ? findings[0].params : {},
+        params:
+          first === "report.fabricNetworkFailed" || first === "report.fabricVersionMismatch" ? findings[0].params : {},
       };
       await applyTransition(tx, {
         verId,

@@ -1,16 +1,28 @@
 import type { TestChaincodeAnswer } from "#contract/test-services.ts";
 import type { Deps } from "#backend/deps.ts";
-import fabric, { ChaincodeRefused } from "#backend/domains/fabric/index.ts";
+import fabric, { ChaincodeRefused, type ProposalSigner } from "#backend/domains/fabric/index.ts";
+import { openIdentityKey } from "./network.ts";
 import type { TestServiceRow } from "./machine.ts";
 
 /**
  * Fabric test services (docs/decisions/069): a Node.js chaincode package installed on a channel of its own of the
  * embedded Fabric peer. The channel is `test-<app code>`: services' channels have no hyphen, so none collides. A
  * deployment starts the channel over (an upgrade or a re-deploy runs Init again on an empty ledger, as the Solidity
- * test service's new contract starts empty); a delete drops it. Calls are signed by the peer's own identity.
+ * test service's new contract starts empty); a delete drops it. Init and the console's calls are signed by the
+ * service's issued test identity (MSP `<APPCODE>MSP`, its certificate and sealed key), not the peer's own.
  */
 export const testChannelOf = (appCode: string) => `test-${appCode.toLowerCase()}`;
 export const chaincodeNameOf = (appCode: string) => appCode.toLowerCase();
+
+/** The test service's issued identity as the signer of its proposals (null for a row that has none). */
+function signerOf(row: TestServiceRow, deps: Deps): ProposalSigner | undefined {
+  if (!row.certificatePem || !row.certificateKeySealed) return undefined;
+  return {
+    mspId: fabric.api.mspIdOf(row.appCode),
+    certificatePem: row.certificatePem,
+    privateKeyPem: openIdentityKey(deps.env, row.certificateKeySealed),
+  };
+}
 
 type Outcome =
   { ok: true; set: Partial<TestServiceRow> } | { ok: false; reason: string; suggestion: "chaincode" | "network" };
@@ -28,6 +40,7 @@ export async function deployOnFabric(row: TestServiceRow, deps: Deps): Promise<O
       version: row.version,
       packageZip: new Uint8Array(file.bytes),
       initArgs,
+      initSigner: signerOf(row, deps),
     });
     const peer = await fabric.api.peerFor(deps, { channel });
     return {
@@ -68,7 +81,11 @@ export async function callChaincode(
   const channel = row.channel!;
   const chaincode = row.contractName!;
   const peer = await fabric.api.peerFor(deps, { channel });
-  const proposal = await fabric.api.localProposal(deps, { channel, chaincode, args: [input.fn, ...input.args] });
+  const proposal = await fabric.api.localProposal(
+    deps,
+    { channel, chaincode, args: [input.fn, ...input.args] },
+    signerOf(row, deps),
+  );
   const sim = await peer.simulate(proposal);
   const answer = {
     status: sim.response.status,

@@ -3,6 +3,7 @@ import { status as Status } from "@grpc/grpc-js";
 import { gateway, peer as peerProtos } from "@hyperledger/fabric-protos";
 import type { GatewayChannel } from "./types.ts";
 import { checkEndorsement, preparedTransaction, readEnvelope, responseOf } from "./endorse.ts";
+import { LIFECYCLE, lifecycleQuery } from "./lifecycle.ts";
 import {
   GatewayFault,
   checkMember,
@@ -58,6 +59,8 @@ async function proposalOf<P>(call: Call<P>, request: gateway.EvaluateRequest | g
     throw invalid("the request's transaction id is not the proposal's");
   const channel = await call.context.channel(proposal.channel);
   await admit(call, channel, proposal.creator, [proposal.proposalBytes, proposal.signature, "proposal"]);
+  // The channel's `_lifecycle` system chaincode answers its definition query (./lifecycle.ts), installed or not.
+  if (proposal.chaincode === LIFECYCLE) return { proposal, channel };
   const installed = channel.peer.chaincode();
   if (!installed)
     throw new GatewayFault(Status.FAILED_PRECONDITION, `no chaincode is installed on channel ${proposal.channel} yet`);
@@ -97,7 +100,14 @@ function chaincodeFault<P>(channel: Channel<P>, code: Status, lead: string, stat
 async function evaluate<P>(call: Call<P>) {
   const request = decode("the evaluate request", call.request, (b) => gateway.EvaluateRequest.deserializeBinary(b));
   const { proposal, channel } = await proposalOf(call, request);
-  const simulation = await simulate(channel, proposal);
+  const simulation =
+    proposal.chaincode === LIFECYCLE
+      ? {
+          response: await lifecycleQuery(channel.peer, proposal.args),
+          results: new Uint8Array(),
+          chaincodeId: { name: LIFECYCLE, version: "" },
+        }
+      : await simulate(channel, proposal);
   const { status, message } = simulation.response;
   if (status < 200 || status >= 400)
     throw chaincodeFault(channel, Status.UNKNOWN, "evaluate call to endorser returned error", status, message);
@@ -109,6 +119,8 @@ async function evaluate<P>(call: Call<P>) {
 async function endorse<P>(call: Call<P>) {
   const request = decode("the endorse request", call.request, (b) => gateway.EndorseRequest.deserializeBinary(b));
   const { proposal, channel } = await proposalOf(call, request);
+  if (proposal.chaincode === LIFECYCLE)
+    throw new GatewayFault(Status.FAILED_PRECONDITION, "_lifecycle is only queried here (Evaluate), not endorsed");
   const simulation = await simulate(channel, proposal);
   const { status, message } = simulation.response;
   if (status < 200 || status >= 400)

@@ -42,7 +42,15 @@ const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * log, the chaincode listener, and the chaincode processes (started on first use, stopped when idle, at most
  * `maxProcesses` at once).
  */
-type InstallInput = { channel: string; name: string; version: string; packageZip: Uint8Array; initArgs?: string[] };
+type InstallInput = {
+  channel: string;
+  name: string;
+  version: string;
+  packageZip: Uint8Array;
+  initArgs?: string[];
+  /** Who signs Init (a test service's test identity); else the peer's own identity. */
+  initSigner?: LocalIdentity;
+};
 type Installed = { name: string; version: string; initTxId: string | null; upgraded: boolean };
 
 export class FabricHost {
@@ -97,6 +105,20 @@ export class FabricHost {
     return ledger;
   }
 
+  /**
+   * The committed definition of chaincode `name` on the channel (docs/decisions/068): the version installed last, and
+   * its sequence, the number of versions installed on the channel (Fabric's sequence counts definitions committed).
+   */
+  async definition(channel: string, name: string) {
+    const installed = this.current.get(channel);
+    if (!installed || installed.name !== name) return null;
+    const rows = await this.db
+      .select({ version: fabricChaincodes.version })
+      .from(fabricChaincodes)
+      .where(and(eq(fabricChaincodes.channel, channel), eq(fabricChaincodes.name, name)));
+    return { name, version: installed.version, sequence: rows.length };
+  }
+
   /** The channel's peer, its state rebuilt from the log at first use. */
   async peer(channel: string): Promise<EmbeddedPeer> {
     if (this.closed) throw new Error("the Fabric peer is closed");
@@ -104,6 +126,7 @@ export class FabricHost {
     return new EmbeddedPeer(
       {
         installed: (c) => this.current.get(c) ?? null,
+        definition: (c, name) => this.definition(c, name),
         process: (c, cc) => this.processFor(c, cc),
       },
       await this.ledger(channel),
@@ -203,7 +226,7 @@ export class FabricHost {
     if (existing?.initTxId || (before && !existing))
       return { ...input, initTxId: existing?.initTxId ?? null, upgraded };
     // The first install on the channel (or one whose Init failed before): the chaincode's Init as a transaction.
-    const initTxId = await this.runInit(peer, input.name, input.initArgs ?? []);
+    const initTxId = await this.runInit(peer, input.name, input.initArgs ?? [], input.initSigner);
     await this.db
       .update(fabricChaincodes)
       .set({ initTxId })
@@ -211,9 +234,8 @@ export class FabricHost {
     return { name: input.name, version: input.version, initTxId, upgraded };
   }
 
-  private async runInit(peer: EmbeddedPeer, name: string, args: string[]): Promise<string> {
-    this.identity ??= localIdentity();
-    const proposal = await localProposal(await this.identity, {
+  private async runInit(peer: EmbeddedPeer, name: string, args: string[], signer?: LocalIdentity): Promise<string> {
+    const proposal = await localProposal(signer ?? (await this.ownIdentity()), {
       channel: peer.channel,
       chaincode: name,
       args,

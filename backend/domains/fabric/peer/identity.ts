@@ -1,4 +1,4 @@
-import { createHash, randomBytes, webcrypto } from "node:crypto";
+import { createHash, createPrivateKey, randomBytes, webcrypto } from "node:crypto";
 import { common, msp, peer as pb } from "@hyperledger/fabric-protos";
 import type { ProposalInput } from "../peer-api.ts";
 import { ECDSA_P256_SHA256 as ALG, x509 } from "#backend/kit/x509.ts";
@@ -28,6 +28,27 @@ export async function localIdentity(commonName = "embedded-peer"): Promise<Local
   id.setMspid(PEER_MSP);
   id.setIdBytes(new TextEncoder().encode(certificatePem));
   return { mspId: PEER_MSP, certificatePem, key: keys.privateKey, serialized: id.serializeBinary() };
+}
+
+/** The first certificate of a PEM chain (a leaf, then its CA): the one a `SerializedIdentity` carries. */
+const leafOf = (pem: string) => /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(pem)?.[0] ?? pem;
+
+/**
+ * An issued identity as a signer of proposals (a test service's test identity, docs/decisions/069): MSP `mspId`, the
+ * certificate (the leaf of `certificatePem`) and its PKCS#8 P-256 private key. The key stays in memory.
+ */
+export async function identityOf(input: {
+  mspId: string;
+  certificatePem: string;
+  privateKeyPem: string;
+}): Promise<LocalIdentity> {
+  const der = createPrivateKey(input.privateKeyPem).export({ type: "pkcs8", format: "der" });
+  const key = await crypto.subtle.importKey("pkcs8", Uint8Array.from(der), ALG, false, ["sign"]);
+  const certificatePem = leafOf(input.certificatePem).trim() + "\n";
+  const id = new msp.SerializedIdentity();
+  id.setMspid(input.mspId);
+  id.setIdBytes(new TextEncoder().encode(certificatePem));
+  return { mspId: input.mspId, certificatePem, key, serialized: id.serializeBinary() };
 }
 
 /**

@@ -15,6 +15,7 @@ function stampedEvent(bytes: Uint8Array, chaincode: string, txId: string): Uint8
 /** What a channel's peer needs of its host: the installed chaincode and its process. */
 export type PeerHost = {
   installed(channel: string): { name: string; version: string } | null;
+  definition(channel: string, name: string): Promise<{ name: string; version: string; sequence: number } | null>;
   process(channel: string, chaincode: { name: string; version: string }): ChaincodeProcess | string;
 };
 
@@ -35,6 +36,10 @@ export class EmbeddedPeer implements FabricPeer {
 
   chaincode() {
     return this.host.installed(this.channel);
+  }
+
+  definition(name: string) {
+    return this.host.definition(this.channel, name);
   }
 
   async simulate(input: ProposalInput, init = false): Promise<Simulation> {

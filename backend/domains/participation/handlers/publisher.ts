@@ -6,7 +6,8 @@ import { appRoles, apps } from "#backend/domains/services/tables.ts";
 import { appJoinTransitions, appJoins, certificates } from "#backend/domains/participation/tables.ts";
 import { users } from "#backend/db/tables.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
-import type { SignedInContext, Payload } from "#backend/http/router.ts";
+import type { DownloadInput, SignedInContext, Payload } from "#backend/http/router.ts";
+import { serviceCa } from "#backend/domains/participation/certs.ts";
 import { applyJoinEvent } from "#backend/domains/participation/audit.ts";
 import { me, REJECTED, publishersJoin, joinNodes, transitionsOf, joinRequests, manageRow } from "./shared.ts";
 import inbox from "#backend/domains/inbox/index.ts";
@@ -113,5 +114,25 @@ export async function joinManageView(input: Payload<"/sys/chainAppInfo/joinManag
     certificateSubject: cert?.subject ?? null,
     cityNodes: nodes.map((n) => ({ cityNodeId: n.cityNodeId, name: n.name, nameZh: n.nameZh })),
     transitions: await transitionsOf(db, join.id),
+  };
+}
+
+/**
+ * The service's CA certificate for its publisher (docs/decisions/068): the PEM a connected Fabric network's admin adds
+ * to the service's channel as `<APPCODE>MSP`; made now if the service has none yet. Another's service is a 404.
+ */
+export async function serviceCaCertificate(input: DownloadInput<"service-ca-certificate">, ctx: SignedInContext) {
+  const user = me(ctx);
+  const { db, env } = ctx.deps;
+  const [app] = await db
+    .select({ id: apps.id, appCode: apps.appCode, name: apps.name })
+    .from(apps)
+    .where(and(eq(apps.id, input.appId), eq(apps.userId, user.id)));
+  if (!app) throw new ApiError(Msg.NOT_FOUND);
+  const ca = await db.transaction((tx) => serviceCa(tx, env, app, ctx.deps.now()));
+  return {
+    bytes: Buffer.from(ca.pem.trim() + "\n"),
+    name: `${app.appCode}-ca.pem`,
+    mime: "application/x-pem-file",
   };
 }
