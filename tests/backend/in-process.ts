@@ -128,8 +128,6 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
   });
   afterAll(async () => {
     await opened?.close();
-    // The data directory openVueapi made for this file goes with it (one the file named itself is the file's).
-    if (opened && !vars.DATA_DIR) rmSync(opened.services.env.dataDir, { recursive: true, force: true });
   });
   return {
     handle: (request, caller) => current().handle(request, caller),
