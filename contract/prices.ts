@@ -108,7 +108,15 @@ export const pricePaths = {
       .object({
         area: z.enum(PRICE_AREA_NAMES as [PriceArea, ...PriceArea[]]),
         itemId: z.number().int().positive(),
-        prices: z.partialRecord(z.enum(PRICE_FIELDS), z.number().int().min(0).max(MAX_AMOUNT_CENTS)),
+        // Whole cents, 0 or more: a negative or fractional amount is refused at its field with a translated key.
+        prices: z.partialRecord(
+          z.enum(PRICE_FIELDS),
+          z
+            .number({ error: "validation.amount.format" })
+            .int("validation.amount.format")
+            .min(0, "validation.amount.format")
+            .max(MAX_AMOUNT_CENTS, "validation.amount.max"),
+        ),
       })
       .superRefine((payload, ctx) => {
         for (const field of POSITIVE_PRICE_FIELDS)
