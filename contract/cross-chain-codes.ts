@@ -33,8 +33,10 @@ export type CrossSampleKind = (typeof CROSS_SAMPLE_KINDS)[number];
 /** The samples of protocol 2 only (§9 "a second framework with NFT and deposit sample services"). */
 export const PROTOCOL_2_SAMPLES: readonly CrossSampleKind[] = ["nft", "deposit"];
 
-/** SPEC §9: the price of one successful cross-chain call (USD cents), billed weekly to the source chain's owner. */
-export const CROSS_CHAIN_UNIT_PRICE_CENTS = 1;
+/*
+ * SPEC §9: one successful cross-chain call is billed weekly to the source chain's owner at the operators' price
+ * (the cross-chain domain's cross_fees, docs/decisions/073), read when the call is relayed.
+ */
 /** The bill category of cross-chain calls (SPEC §9). */
 export const CROSS_CHAIN_BILL_TYPE = BillType.CROSS_CHAIN;
 

@@ -15,11 +15,11 @@ export const DDC_STORAGES = ["product", "ipfs"] as const;
 export type DdcStorage = (typeof DDC_STORAGES)[number];
 
 /**
- * The service fees of §9 bill types 91 (mint) and 92 (transfer), USD cents, paid from the balance; the gas is
- * paid on chain by the account that signs (docs/decisions/045).
+ * The service fees of §9 bill types 91 (mint) and 92 (transfer) are paid from the balance at the operators'
+ * prices (the ddc domain's ddc_fees, docs/decisions/073); the gas is paid on chain by the account that signs
+ * (docs/decisions/045).
  */
-export const DDC_MINT_FEE_CENTS = 10;
-export const DDC_TRANSFER_FEE_CENTS = 5;
+export const DdcFee = { MINT: "mint", TRANSFER: "transfer" } as const;
 
 export const DDC_NAME_MAX = 100;
 export const DDC_DESCRIPTION_MAX = 2_000;

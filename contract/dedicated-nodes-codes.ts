@@ -44,11 +44,14 @@ export const PRN_FRAMEWORK_CODES = PRN_FRAMEWORKS.map((f) => f.framework) as unk
 export const consensusOf = (framework: string): readonly string[] =>
   PRN_FRAMEWORKS.find((f) => f.framework === framework)?.consensus ?? [];
 
-/** Host configurations of a node (`hostConfig`), with the monthly price of one peer on it (USD cents). */
+/**
+ * Host configurations of a node (`hostConfig`). The monthly price of a peer on each is the operators' (the
+ * dedicated-nodes domain's prn_host_configs, docs/decisions/073).
+ */
 export const PRN_HOST_CONFIGS = [
-  { code: "c2m4", cpu: 2, memoryGb: 4, peerPricePerMonthCents: 3000 },
-  { code: "c4m8", cpu: 4, memoryGb: 8, peerPricePerMonthCents: 5500 },
-  { code: "c8m16", cpu: 8, memoryGb: 16, peerPricePerMonthCents: 10000 },
+  { code: "c2m4", cpu: 2, memoryGb: 4 },
+  { code: "c4m8", cpu: 4, memoryGb: 8 },
+  { code: "c8m16", cpu: 8, memoryGb: 16 },
 ] as const;
 export type PrnHostConfig = (typeof PRN_HOST_CONFIGS)[number]["code"];
 export const PRN_HOST_CONFIG_CODES = PRN_HOST_CONFIGS.map((h) => h.code) as unknown as readonly [
@@ -56,17 +59,11 @@ export const PRN_HOST_CONFIG_CODES = PRN_HOST_CONFIGS.map((h) => h.code) as unkn
   ...PrnHostConfig[],
 ];
 
-/** Data capacities of a node in GB (`dataCapacityGb`), with the monthly price of that capacity per peer (USD cents). */
-export const PRN_DATA_CAPACITIES = [
-  { gb: 20, pricePerMonthCents: 400 },
-  { gb: 50, pricePerMonthCents: 900 },
-  { gb: 100, pricePerMonthCents: 1600 },
-  { gb: 200, pricePerMonthCents: 3000 },
-] as const;
-export const PRN_DATA_CAPACITY_GBS: readonly number[] = PRN_DATA_CAPACITIES.map((d) => d.gb);
-
-/** The orderer, gateway and CA of a network, per month whatever the peers (USD cents). */
-export const PRN_BASE_PRICE_PER_MONTH_CENTS = 2000;
+/**
+ * Data capacities of a node in GB (`dataCapacityGb`). Their prices per peer, and the monthly base price of a
+ * network's orderer, gateway and CA, are the operators' (prn_data_capacities, prn_fees; docs/decisions/073).
+ */
+export const PRN_DATA_CAPACITY_GBS: readonly number[] = [20, 50, 100, 200];
 /** A year costs ten months. */
 export const PRN_YEAR_MONTHS = 10;
 

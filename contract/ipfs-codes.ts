@@ -23,17 +23,9 @@ export type IpfsKeyKind = (typeof IPFS_KEY_KINDS)[number];
 export const GB = 1024 ** 3;
 
 /**
- * SPEC §7 selectCapacity: the capacities a service may have, in GB (`storeUnit`), with the monthly price of a
- * GB at that size (getIpfsUnitPrice): larger capacities cost less per GB.
+ * SPEC §7 selectCapacity: the capacities a service may have (GB, `storeUnit`) and the monthly price of a GB at
+ * each are the operators' price catalogue (the ipfs domain's ipfs_capacities table, docs/decisions/073).
  */
-export const IPFS_CAPACITIES: readonly { storeUnit: number; unitPriceCents: number }[] = [
-  { storeUnit: 1, unitPriceCents: 30 },
-  { storeUnit: 10, unitPriceCents: 25 },
-  { storeUnit: 50, unitPriceCents: 20 },
-  { storeUnit: 100, unitPriceCents: 18 },
-  { storeUnit: 500, unitPriceCents: 15 },
-  { storeUnit: 1024, unitPriceCents: 12 },
-];
 
 /** A service is bought for a month; the first period is paid on creation (SPEC §9). */
 export const IPFS_PERIOD_DAYS = 30;

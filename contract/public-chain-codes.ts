@@ -42,8 +42,14 @@ export const REQUEST_UNIT_BYTES = 5 * 1024 * 1024;
 /** The largest JSON-RPC request body the keyed endpoint reads (counted as ceil(size / 5 MB) requests). */
 export const RPC_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
-/** How many wei of gas one US cent buys (docs/decisions/026): 0.0001 ether, about 5 transfers at 1 gwei. */
-export const WEI_PER_CENT = 10n ** 14n;
+/**
+ * Wei in one coin of gas. What a US cent buys is the operators' gas rate, the price of a coin (docs/decisions/026,
+ * 073): at 100 USD a coin, a cent buys 0.0001 ether, about 5 transfers at 1 gwei.
+ */
+export const WEI_PER_COIN = 10n ** 18n;
+/** The wei an amount of cents buys at a coin price (USD cents, never 0). */
+export const weiForCents = (amountCents: number, coinPriceCents: number) =>
+  (BigInt(amountCents) * WEI_PER_COIN) / BigInt(Math.max(1, coinPriceCents));
 
 /** SPEC §9 Charts: plan statistics over 7 days, 1 month, 3 months; gas over 5 and 30 days. */
 export const STATS_RANGES = { "7d": 7, "1m": 30, "3m": 90 } as const;

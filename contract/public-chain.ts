@@ -233,6 +233,8 @@ export const publicChainPaths = {
     data: chainAccountSchema.extend({
       /** Gas spent per day by this account's transactions, from the chain's receipts (wei). */
       gasUsed: z.array(z.object({ day: z.string(), wei: weiText, transactions: z.number().int() })),
+      /** The operators' gas rate: the price of one coin (10^18 wei) in USD cents (docs/decisions/073). */
+      coinPriceCents: z.number().int(),
     }),
   },
   /** A custody account's key as an encrypted keystore (Web3 Secret Storage v3), with a password of at least 8. */

@@ -143,6 +143,7 @@ export default function ChainAccount() {
         <AssignGasForm
           action={here}
           balanceCents={balanceCents}
+          coinPriceCents={a.coinPriceCents}
           language={language}
           issuedKey={idempotencyKey}
           lastResult={actionData?.result}

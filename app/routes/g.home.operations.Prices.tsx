@@ -21,9 +21,10 @@ export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("prices");
 
 /**
- * Operations: the price catalogue (docs/decisions/036). One form per item (a city node, a public-chain
- * plan) with its prices in USD; saving records each changed price with its author and time (the history
- * below) and applies to new orders and renewals only.
+ * Operations: the price catalogue (docs/decisions/036, 073). One form per item (a city node, a public-chain
+ * plan, an IPFS capacity, a dedicated-node host, a fee or rate) with its prices in USD; saving records each
+ * changed price with its author and time (the history below) and applies to new orders, renewals and the
+ * next charge only.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
@@ -94,7 +95,8 @@ export default function PricesPage() {
               const name = language === "zh-CN" ? item.nameZh : item.name;
               return (
                 <li key={key} className="card" data-testid="price-item">
-                  <Form method="post" className="space-y-2" aria-label={name}>
+                  {/* Named with its area: two areas may have an item of the same name (50 GB). */}
+                  <Form method="post" className="space-y-2" aria-label={`${t(`prices.areas.${area.area}`)} · ${name}`}>
                     <input type="hidden" name="area" value={area.area} />
                     <input type="hidden" name="itemId" value={item.itemId} />
                     <p className="font-medium">{name}</p>

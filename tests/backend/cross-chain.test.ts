@@ -3,7 +3,7 @@ import { decodeFunctionResult, encodeFunctionData, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { BillType } from "#contract/billing-codes.ts";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CROSS_DELIVERY_ATTEMPTS } from "#contract/cross-chain-codes.ts";
+import { CROSS_DELIVERY_ATTEMPTS } from "#contract/cross-chain-codes.ts";
 import { makeCrossChainBills } from "#backend/domains/billing/jobs.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { weekStartOf } from "#backend/domains/billing/time.ts";
@@ -13,6 +13,9 @@ import { auditLog } from "#backend/db/tables.ts";
 import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
 import { dataOf } from "../support/envelope.ts";
 import { waitFor } from "../support/wait.ts";
+
+/** The operators' price of a successful call as the migration seeds it (docs/decisions/073). */
+const CALL_PRICE_CENTS = 1;
 
 // docs/decisions/048: two running FISCO services on chains of their own are opened to cross-chain and approved;
 // the relayer delivers a message sent on the source chain to the target chain (both transactions real), a
@@ -172,7 +175,7 @@ describe("cross-chain services", () => {
         protocol: 2,
         crossAppCode: "APP-A",
         relayerAddress: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
-        unitPriceCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+        unitPriceCents: CALL_PRICE_CENTS,
       });
       const roles = (d: typeof detailA, chainName: string) =>
         d.contracts
@@ -215,7 +218,7 @@ describe("cross-chain services", () => {
         status: 1,
         attempts: 1,
         reason: null,
-        feeCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+        feeCents: CALL_PRICE_CENTS,
         targetTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       });
       expect(await rpc(detailA.chainName, "eth_getTransactionReceipt", [call.sourceTxHash])).toMatchObject({
@@ -440,13 +443,13 @@ describe("cross-chain services", () => {
         .select()
         .from(bills)
         .where(and(eq(bills.userId, pub), eq(bills.billType, BillType.CROSS_CHAIN), eq(bills.payState, 1)));
-      expect(bill).toMatchObject({ totalCents: 4 * CROSS_CHAIN_UNIT_PRICE_CENTS });
+      expect(bill).toMatchObject({ totalCents: 4 * CALL_PRICE_CENTS });
       expect(bill.detail.dataUsage).toEqual([
         {
           nodeCode: detailA.chainName,
           usedGb: 4,
-          pricePerGbCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
-          amountCents: 4 * CROSS_CHAIN_UNIT_PRICE_CENTS,
+          pricePerGbCents: CALL_PRICE_CENTS,
+          amountCents: 4 * CALL_PRICE_CENTS,
         },
       ]);
 

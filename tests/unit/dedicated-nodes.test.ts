@@ -8,6 +8,7 @@ import {
   isProjectName,
   isProjectPassword,
   monthCents,
+  type PriceBook,
   periodCents,
   remainingDays,
   upgradeDiffCents,
@@ -121,34 +122,52 @@ describe("the create form's schema", () => {
   });
 });
 
+/** The prices the migration seeds (docs/decisions/073): the price tables' rows of a new database. */
+const book: PriceBook = {
+  hosts: [
+    { code: "c2m4", cpu: 2, memoryGb: 4, peerPricePerMonthCents: 3000 },
+    { code: "c4m8", cpu: 4, memoryGb: 8, peerPricePerMonthCents: 5500 },
+    { code: "c8m16", cpu: 8, memoryGb: 16, peerPricePerMonthCents: 10000 },
+  ],
+  capacities: [
+    { gb: 20, pricePerMonthCents: 400 },
+    { gb: 50, pricePerMonthCents: 900 },
+    { gb: 100, pricePerMonthCents: 1600 },
+    { gb: 200, pricePerMonthCents: 3000 },
+  ],
+  basePricePerMonthCents: 2000,
+};
+
 describe("prices", () => {
   it("a month: the base, then per peer its host and data capacity", () => {
-    expect(monthCents(base)).toBe(2000 + 2 * (3000 + 400));
-    expect(monthCents({ nodeCount: 7, hostConfig: "c8m16", dataCapacityGb: 200 })).toBe(2000 + 7 * (10000 + 3000));
+    expect(monthCents(base, book)).toBe(2000 + 2 * (3000 + 400));
+    expect(monthCents({ nodeCount: 7, hostConfig: "c8m16", dataCapacityGb: 200 }, book)).toBe(
+      2000 + 7 * (10000 + 3000),
+    );
   });
-  it("a year costs ten months", () => expect(periodCents(base, 1)).toBe(periodCents(base, 2)! * 10));
+  it("a year costs ten months", () => expect(periodCents(base, 1, book)).toBe(periodCents(base, 2, book)! * 10));
   it("unknown values have no price", () => {
-    expect(monthCents({ ...base, hostConfig: "x" })).toBeNull();
-    expect(monthCents({ ...base, dataCapacityGb: 30 })).toBeNull();
-    expect(monthCents({ ...base, nodeCount: 8 })).toBeNull();
+    expect(monthCents({ ...base, hostConfig: "x" }, book)).toBeNull();
+    expect(monthCents({ ...base, dataCapacityGb: 30 }, book)).toBeNull();
+    expect(monthCents({ ...base, nodeCount: 8 }, book)).toBeNull();
   });
 });
 
 describe("upgrades", () => {
   const now = new Date("2026-11-26T00:00:00Z");
   it("the difference is prorated on the days left, rounded up, never negative", () => {
-    const to = applyUpgrade(base, PrnUpdateType.NODE_COUNT, "3")!;
-    const full = monthCents(to)! - monthCents(base)!;
-    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 15 * DAY), now)).toEqual({
+    const to = applyUpgrade(base, PrnUpdateType.NODE_COUNT, "3", book)!;
+    const full = monthCents(to, book)! - monthCents(base, book)!;
+    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 15 * DAY), now, book)).toEqual({
       fullPeriodDiffCents: full,
       priceDiffCents: Math.ceil(full / 2),
       remainingDays: 15,
       periodDays: 30,
     });
-    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 30 * DAY), now)!.priceDiffCents).toBe(full);
-    const smaller = applyUpgrade({ ...base, hostConfig: "c4m8" }, PrnUpdateType.HOST_CONFIG, "c2m4")!;
+    expect(upgradeDiffCents(base, to, 2, new Date(now.getTime() + 30 * DAY), now, book)!.priceDiffCents).toBe(full);
+    const smaller = applyUpgrade({ ...base, hostConfig: "c4m8" }, PrnUpdateType.HOST_CONFIG, "c2m4", book)!;
     expect(
-      upgradeDiffCents({ ...base, hostConfig: "c4m8" }, smaller, 2, new Date(now.getTime() + 10 * DAY), now)!
+      upgradeDiffCents({ ...base, hostConfig: "c4m8" }, smaller, 2, new Date(now.getTime() + 10 * DAY), now, book)!
         .priceDiffCents,
     ).toBe(0);
   });
@@ -157,15 +176,15 @@ describe("upgrades", () => {
     expect(remainingDays(new Date(now.getTime() - DAY), now)).toBe(0);
   });
   it("values: more peers only, another host, a capacity not below what is used", () => {
-    expect(upgradeValues(base, PrnUpdateType.NODE_COUNT, 0)).toEqual(["3", "4", "5", "6", "7"]);
-    expect(upgradeValues(base, PrnUpdateType.HOST_CONFIG, 0)).toEqual(["c4m8", "c8m16"]);
-    expect(upgradeValues({ ...base, dataCapacityGb: 100 }, PrnUpdateType.DATA_CAPACITY, 30 * 1024 ** 3)).toEqual([
+    expect(upgradeValues(base, PrnUpdateType.NODE_COUNT, 0, book)).toEqual(["3", "4", "5", "6", "7"]);
+    expect(upgradeValues(base, PrnUpdateType.HOST_CONFIG, 0, book)).toEqual(["c4m8", "c8m16"]);
+    expect(upgradeValues({ ...base, dataCapacityGb: 100 }, PrnUpdateType.DATA_CAPACITY, 30 * 1024 ** 3, book)).toEqual([
       "50",
       "200",
     ]);
-    expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "9")).toBeNull();
-    expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "2.5")).toBeNull();
-    expect(applyUpgrade(base, PrnUpdateType.DATA_CAPACITY, "25")).toBeNull();
+    expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "9", book)).toBeNull();
+    expect(applyUpgrade(base, PrnUpdateType.NODE_COUNT, "2.5", book)).toBeNull();
+    expect(applyUpgrade(base, PrnUpdateType.DATA_CAPACITY, "25", book)).toBeNull();
   });
 });
 

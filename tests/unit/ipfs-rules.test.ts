@@ -37,17 +37,27 @@ describe("Range headers (RFC 9110 §14) against a 1000-byte file", () => {
   });
 });
 
+/** The capacities the migration seeds (docs/decisions/073): the ipfs_capacities rows of a new database. */
+const tiers = [
+  { storeUnit: 1, unitPriceCents: 30 },
+  { storeUnit: 10, unitPriceCents: 25 },
+  { storeUnit: 50, unitPriceCents: 20 },
+  { storeUnit: 100, unitPriceCents: 18 },
+  { storeUnit: 500, unitPriceCents: 15 },
+  { storeUnit: 1024, unitPriceCents: 12 },
+];
+
 describe("capacities and prices (SPEC §7 selectCapacity, getIpfsUnitPrice, getIpfsPrice)", () => {
   it.each([
     [1, { unitPriceCents: 30, priceCents: 30, capacityBytes: 1024 ** 3 }],
     [10, { unitPriceCents: 25, priceCents: 250 }],
     [1024, { unitPriceCents: 12, priceCents: 12_288, capacityBytes: 1024 ** 4 }],
   ] as const)("%i GB", (storeUnit, expected) => {
-    expect(capacityOf(storeUnit)).toMatchObject({ storeUnit, periodDays: 30, ...expected });
+    expect(capacityOf(storeUnit, tiers)).toMatchObject({ storeUnit, periodDays: 30, ...expected });
   });
   it("refuses a capacity that is not offered", () => {
-    expect(capacityOf(3)).toBeNull();
-    expect(capacityOf(0)).toBeNull();
+    expect(capacityOf(3, tiers)).toBeNull();
+    expect(capacityOf(0, tiers)).toBeNull();
   });
 });
 
@@ -103,15 +113,15 @@ describe("upgradePrice (docs/decisions/039, capacity upgrades)", () => {
     [1, 10, 0, 220, 220, 0],
     [1, 10, -3, 220, 220, 0],
   ])("%i GB → %i GB with %i days left", (from, to, days, full, paid, left) => {
-    expect(upgradePrice(from, to, inDays(days), now)).toEqual({
+    expect(upgradePrice(from, to, inDays(days), now, tiers)).toEqual({
       fullPeriodDiffCents: full,
       priceDiffCents: paid,
       remainingDays: left,
     });
   });
   it("refuses a smaller, equal or unknown capacity", () => {
-    expect(upgradePrice(10, 10, inDays(30), now)).toBeNull();
-    expect(upgradePrice(10, 1, inDays(30), now)).toBeNull();
-    expect(upgradePrice(1, 3, inDays(30), now)).toBeNull();
+    expect(upgradePrice(10, 10, inDays(30), now, tiers)).toBeNull();
+    expect(upgradePrice(10, 1, inDays(30), now, tiers)).toBeNull();
+    expect(upgradePrice(1, 3, inDays(30), now, tiers)).toBeNull();
   });
 });

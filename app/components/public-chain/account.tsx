@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, getInputProps } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
-import { WEI_PER_CENT } from "#contract/public-chain-codes.ts";
+import { weiForCents } from "#contract/public-chain-codes.ts";
 import { idempotencyKey, moneyAmount, toCents } from "#contract/rules.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { FormErrors, TextField } from "#app/components/forms.tsx";
@@ -18,15 +18,15 @@ export const assignGasForm = z.object({ amount: moneyAmount(), idempotencyKey: i
 const typedCents = (amount: string | undefined) =>
   amount && /^[0-9]+(\.[0-9]{1,2})?$/.test(amount) ? toCents(amount) : null;
 
-/** What an amount buys and leaves: the question of the confirm step (dialog or page). */
-export function useGasQuestion(balanceCents: number, language: Language) {
+/** What an amount buys (at the operators' gas rate, `coinPriceCents`) and leaves: the question of the confirm step. */
+export function useGasQuestion(balanceCents: number, language: Language, coinPriceCents: number) {
   const { t } = useTranslation("publicChain");
   return (amount: string | undefined) => {
     const cents = typedCents(amount);
     if (cents === null) return t("gas.questionUnknown");
     return t("gas.question", {
       amount: formatUsd(cents, language),
-      gas: formatEther((BigInt(cents) * WEI_PER_CENT).toString()),
+      gas: formatEther(weiForCents(cents, coinPriceCents).toString()),
       balance: formatUsd(balanceCents, language),
       after: formatUsd(balanceCents - cents, language),
     });
@@ -37,6 +37,7 @@ export function useGasQuestion(balanceCents: number, language: Language) {
 export function AssignGasForm({
   action,
   balanceCents,
+  coinPriceCents,
   language,
   issuedKey,
   lastResult,
@@ -44,13 +45,14 @@ export function AssignGasForm({
 }: {
   action: string;
   balanceCents: number;
+  coinPriceCents: number;
   language: Language;
   issuedKey: string;
   lastResult: SubmissionResult<string[]> | null | undefined;
   confirm: { amount: string; idempotencyKey: string } | null;
 }) {
   const { t } = useTranslation("publicChain");
-  const question = useGasQuestion(balanceCents, language);
+  const question = useGasQuestion(balanceCents, language, coinPriceCents);
   const [form, fields] = useSchemaForm(assignGasForm, lastResult, {
     id: "assign-gas",
     defaultValue: { idempotencyKey: issuedKey },
@@ -88,7 +90,7 @@ export function AssignGasForm({
           hint={t("gas.amountHint", {
             balance: formatUsd(balanceCents, language),
             dollar: formatUsd(100, language),
-            per: formatEther((100n * WEI_PER_CENT).toString()),
+            per: formatEther(weiForCents(100, coinPriceCents).toString()),
           })}
           autoComplete="off"
         />

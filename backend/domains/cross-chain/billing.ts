@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, sql } from "drizzle-orm";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossCallStatus } from "#contract/cross-chain-codes.ts";
+import { CrossCallStatus } from "#contract/cross-chain-codes.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
+import { callPriceCents } from "./prices.ts";
 import { crossChainCalls } from "./tables.ts";
 
 /** One line of a weekly cross-chain bill: a source chain's successful calls of the week at the unit price. */
@@ -35,13 +36,17 @@ export async function weeklyCrossChainCalls(
     .groupBy(crossChainCalls.userId, crossChainCalls.sourceChain)
     .orderBy(crossChainCalls.userId, crossChainCalls.sourceChain);
   const out = new Map<number, CrossChainLine[]>();
+  const current = rows.length ? await callPriceCents(db) : 0;
   for (const r of rows) {
+    // Each call keeps the fee of when it was delivered; the line's unit price is theirs when they agree.
+    const calls = Number(r.calls);
+    const cents = Number(r.cents);
     const lines = out.get(r.userId) ?? [];
     lines.push({
       sourceChain: r.sourceChain,
-      calls: Number(r.calls),
-      unitPriceCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
-      amountCents: Number(r.cents),
+      calls,
+      unitPriceCents: calls > 0 && cents % calls === 0 ? cents / calls : current,
+      amountCents: cents,
     });
     out.set(r.userId, lines);
   }

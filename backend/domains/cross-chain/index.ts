@@ -1,5 +1,6 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
+import { crossChainCallPrices } from "./prices.ts";
 import { call, calls, send, targets } from "./handlers/user-calls.ts";
 import { callFixture } from "./fixtures.ts";
 import { close, deactivate, detail, dredge, listServices, selectable } from "./handlers/user.ts";
@@ -38,6 +39,8 @@ export default defineDomain({
     return relayerHealth(deps);
   },
   api: {
+    /** The operators' price catalogue area of cross-chain calls (docs/decisions/073). */
+    priceAreas: { crossChainCall: crossChainCallPrices },
     weeklyCrossChainCalls,
     markBilled,
     upgradingNow,

@@ -1,15 +1,11 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { decodeEventLog, encodeFunctionData, parseAbi } from "viem";
-import {
-  CROSS_CHAIN_UNIT_PRICE_CENTS,
-  CrossCallStatus,
-  CrossProtocol,
-  CrossStatus,
-} from "#contract/cross-chain-codes.ts";
+import { CrossCallStatus, CrossProtocol, CrossStatus } from "#contract/cross-chain-codes.ts";
 import type { Deps } from "#backend/deps.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { apps, serviceChains } from "#backend/domains/services/tables.ts";
 import { contractsOn, ensureGas, receiptOf, relayerAccount } from "./network.ts";
+import { callPriceCents } from "./prices.ts";
 import { isFinalAttempt, reasonOf, retryDelayMs } from "./rules.ts";
 import { crossChainCalls, crossChainCursors } from "./tables.ts";
 import { allowedTargets } from "./targets.ts";
@@ -184,7 +180,8 @@ async function settle(
         targetTxHash: outcome.hash,
         attempts: call.attempts + 1,
         reason: null,
-        feeCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+        // The operators' price of a call when it is delivered (docs/decisions/073).
+        feeCents: await callPriceCents(deps.db),
         deliveredAt: deps.now(),
         leaseUntil: null,
       })

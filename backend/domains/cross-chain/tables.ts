@@ -1,6 +1,7 @@
 import { bigint, index, integer, pgTable, primaryKey, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "#backend/db/tables.ts";
 import { ts } from "#backend/db/columns.ts";
+import { feeColumns } from "#backend/db/fee-columns.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 
@@ -96,3 +97,6 @@ export const crossChainCalls = pgTable(
     index("cross_chain_calls_bill").on(t.userId, t.status, t.billId),
   ],
 );
+
+/** The cross-chain fees: `call`, one successful call, recorded on the call when it is delivered (docs/decisions/073). */
+export const crossChainFees = pgTable("cross_chain_fees", feeColumns());

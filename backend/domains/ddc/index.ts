@@ -1,6 +1,7 @@
 import { ddcFileProblem } from "#contract/ddc-codes.ts";
 import { downloadHandlersOf, handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
+import { ddcFeePrices } from "./prices.ts";
 import { bind, challenge, listBindings, unbind } from "./handlers/user-binding.ts";
 import { ddcDetail, listDdcs, setDdcPassword, transferDdc } from "./handlers/user.ts";
 import { ddcOptions, mintDdc } from "./handlers/user-mint.ts";
@@ -43,5 +44,9 @@ export default defineDomain({
         wrongType: "ddc:validation.fileContent",
       },
     },
+  },
+  api: {
+    /** The operators' price catalogue area of DDC fees (docs/decisions/073). */
+    priceAreas: { ddcFee: ddcFeePrices },
   },
 });

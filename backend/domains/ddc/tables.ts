@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, index, integer, jsonb, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { files, users } from "#backend/db/tables.ts";
 import { ts } from "#backend/db/columns.ts";
+import { feeColumns } from "#backend/db/fee-columns.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 
@@ -138,3 +139,6 @@ export const addressBindings = pgTable(
     index("address_bindings_user").on(t.userId),
   ],
 );
+
+/** The DDC service fees (§9 bill types 91 and 92): `mint` and `transfer`, charged with the action (docs/decisions/073). */
+export const ddcFees = pgTable("ddc_fees", feeColumns());

@@ -4,6 +4,7 @@ import billing from "#backend/domains/billing/index.ts";
 import { changePassword, create, detail, list, options, quote, remove, tryIt, unsubscribe } from "./handlers/user.ts";
 import { upgradeCreate, upgradeDetail, upgradeList, upgradeOptions, upgradeQuote } from "./handlers/user-upgrade.ts";
 import { dedicatedJobs } from "./jobs.ts";
+import { dedicatedBasePrices, dedicatedCapacityPrices, dedicatedHostPrices } from "./prices.ts";
 import { scheduleRenewals, settleRenewalBill } from "./renewals.ts";
 
 /**
@@ -34,4 +35,12 @@ export default defineDomain({
   // The hourly renewal sweep (jobs.ts).
   schedules: [(db, now) => scheduleRenewals(db, now)],
   start: () => billing.api.settleBillsWith("dedicated-nodes", settleRenewalBill),
+  api: {
+    /** The operators' price catalogue areas of dedicated nodes (docs/decisions/073). */
+    priceAreas: {
+      dedicatedHost: dedicatedHostPrices,
+      dedicatedCapacity: dedicatedCapacityPrices,
+      dedicatedBase: dedicatedBasePrices,
+    },
+  },
 });

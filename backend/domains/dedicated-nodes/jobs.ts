@@ -5,6 +5,7 @@ import { type JobDefinition, type JobHandler } from "#backend/jobs/runner.ts";
 import { prnProjectMachine, prnUpgradeMachine } from "./machine.ts";
 import { networkOf, networks, openPassword, refundBill } from "./projects.ts";
 import { periodCents } from "./rules.ts";
+import { priceBook } from "./prices.ts";
 import { prnProjects, prnUpgrades } from "./tables.ts";
 import {
   JOB_DEPLOY,
@@ -137,7 +138,7 @@ export const runUpgrade: JobHandler = async (payload, deps) => {
     };
     await tx
       .update(prnProjects)
-      .set({ ...config, priceCents: periodCents(config, p.cycle) ?? p.priceCents, updatedAt: now })
+      .set({ ...config, priceCents: periodCents(config, p.cycle, await priceBook(tx)) ?? p.priceCents, updatedAt: now })
       .where(eq(prnProjects.id, p.id));
     await tell(tx, p.userId, "upgradeSucceeded", { name: p.name }, now);
   });

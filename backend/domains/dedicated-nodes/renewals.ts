@@ -11,6 +11,7 @@ import type { BillSettler } from "#backend/domains/billing/index.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { prnProjectMachine } from "./machine.ts";
 import { periodCents, periodEndOf } from "./rules.ts";
+import { priceBook } from "./prices.ts";
 import { prnProjects } from "./tables.ts";
 import { JOB_PURGE, JOB_RENEWALS, JOB_RESUME, projectById, stopNetwork, tell, usd } from "./job-kinds.ts";
 
@@ -21,7 +22,8 @@ async function renewInTx(tx: Tx, id: number, now: Date): Promise<boolean> {
     return false;
   const start = p.periodEnd;
   const end = periodEndOf(start, p.cycle);
-  const cents = periodCents(p, p.cycle) ?? p.priceCents;
+  // The renewal is charged at the operators' current prices (docs/decisions/073).
+  const cents = periodCents(p, p.cycle, await priceBook(tx)) ?? p.priceCents;
   const charged = await billing.api.chargeRenewal(
     tx,
     {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, serial, smallint, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { cityNodes, users } from "#backend/db/tables.ts";
 import { cents, ts } from "#backend/db/columns.ts";
+import { feeColumns } from "#backend/db/fee-columns.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of dedicated nodes (SPEC §3 dedicated node project, §4; docs/decisions/047). */
@@ -88,3 +89,22 @@ export const prnUpgrades = pgTable(
     index("prn_upgrades_project").on(t.projectId, t.id),
   ],
 );
+
+/** The host configurations a peer may run on, with the monthly price of one peer on each (docs/decisions/073). */
+export const prnHostConfigs = pgTable("prn_host_configs", {
+  id: serial("id").primaryKey(),
+  code: text("code").notNull().unique(),
+  cpu: integer("cpu").notNull(),
+  memoryGb: integer("memory_gb").notNull(),
+  peerPricePerMonthCents: cents("peer_price_per_month_cents").notNull(),
+});
+
+/** The data capacities of a peer (GB), with the monthly price per peer of each (docs/decisions/073). */
+export const prnDataCapacities = pgTable("prn_data_capacities", {
+  id: serial("id").primaryKey(),
+  gb: integer("gb").notNull().unique(),
+  pricePerMonthCents: cents("price_per_month_cents").notNull(),
+});
+
+/** The network's fees: `base`, the orderer, gateway and CA per month whatever the peers (docs/decisions/073). */
+export const prnFees = pgTable("prn_fees", feeColumns());

@@ -1,6 +1,7 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { ipfsGateway } from "./gateway.ts";
+import { ipfsCapacityPrices } from "./prices.ts";
 import {
   createService,
   getIpfsPrice,
@@ -76,6 +77,8 @@ export default defineDomain({
     runningServicesOf,
     storeOnService,
     readPinned,
+    /** The operators' price catalogue area of IPFS capacities (docs/decisions/073). */
+    priceAreas: { ipfsCapacity: ipfsCapacityPrices },
   },
   fixtures: handlersOf({ "/test/ipfs/capacity": setCapacityFixture }),
 });

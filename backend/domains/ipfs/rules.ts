@@ -1,10 +1,13 @@
-import { GB, IPFS_CAPACITIES, IPFS_PERIOD_DAYS } from "#contract/ipfs-codes.ts";
+import { GB, IPFS_PERIOD_DAYS } from "#contract/ipfs-codes.ts";
 
 /** Pure rules of IPFS storage (docs/decisions/039), tested by tables in tests/unit/ipfs-rules.test.ts. */
 
+/** The capacities offered with the monthly price of a GB at each (the ipfs_capacities table, docs/decisions/073). */
+export type CapacityTiers = readonly { storeUnit: number; unitPriceCents: number }[];
+
 /** A capacity of selectCapacity with its prices, or null when it is not offered. */
-export function capacityOf(storeUnit: number) {
-  const tier = IPFS_CAPACITIES.find((c) => c.storeUnit === storeUnit);
+export function capacityOf(storeUnit: number, tiers: CapacityTiers) {
+  const tier = tiers.find((c) => c.storeUnit === storeUnit);
   if (!tier) return null;
   return {
     storeUnit,
@@ -99,9 +102,15 @@ export function cleanName(raw: string | null | undefined): string {
  * period's price between the two capacities, for the share of the paid period that is left, rounded up to the
  * cent. Once the paid period has ended, the whole period's difference (the new capacity is bought from now).
  */
-export function upgradePrice(fromStoreUnit: number, toStoreUnit: number, expiresAt: Date, now: Date) {
-  const from = capacityOf(fromStoreUnit);
-  const to = capacityOf(toStoreUnit);
+export function upgradePrice(
+  fromStoreUnit: number,
+  toStoreUnit: number,
+  expiresAt: Date,
+  now: Date,
+  tiers: CapacityTiers,
+) {
+  const from = capacityOf(fromStoreUnit, tiers);
+  const to = capacityOf(toStoreUnit, tiers);
   if (!from || !to || toStoreUnit <= fromStoreUnit) return null;
   const fullPeriodDiffCents = Math.max(0, to.priceCents - from.priceCents);
   const periodMs = IPFS_PERIOD_DAYS * DAY_MS;

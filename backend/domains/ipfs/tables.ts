@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { cityNodes, users } from "#backend/db/tables.ts";
-import { ts } from "#backend/db/columns.ts";
+import { cents, ts } from "#backend/db/columns.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of IPFS storage (SPEC §3 IPFS service, §4 IPFS key; docs/decisions/039). */
@@ -154,3 +154,13 @@ export const ipfsUpgrades = pgTable(
       .where(sql`${t.status} in (0, 2)`),
   ],
 );
+
+/**
+ * SPEC §7 selectCapacity: the capacities a service may have (GB) with the monthly price of a GB at each; larger
+ * capacities cost less per GB. Operators change the prices (docs/decisions/073); the rows are seeded by migration.
+ */
+export const ipfsCapacities = pgTable("ipfs_capacities", {
+  id: serial("id").primaryKey(),
+  storeUnit: integer("store_unit").notNull().unique(),
+  unitPriceCents: cents("unit_price_cents").notNull(),
+});

@@ -1,14 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { PayState } from "#contract/billing-codes.ts";
-import {
-  GB,
-  IPFS_BILL_TYPE,
-  IPFS_CAPACITIES,
-  IPFS_PERIOD_DAYS,
-  IpfsServiceStatus,
-  IpfsUpgradeStatus,
-} from "#contract/ipfs-codes.ts";
+import { GB, IPFS_BILL_TYPE, IPFS_PERIOD_DAYS, IpfsServiceStatus, IpfsUpgradeStatus } from "#contract/ipfs-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { users } from "#backend/db/tables.ts";
@@ -19,6 +12,7 @@ import { bills } from "#backend/domains/billing/tables.ts";
 import { ownService } from "./handlers/shared.ts";
 import { ipfsUpgradeMachine, type IpfsUpgradeEvent } from "./machine.ts";
 import { capacityOf, upgradePrice } from "./rules.ts";
+import { capacityTiers } from "./prices.ts";
 import { ipfsServices, ipfsUpgrades } from "./tables.ts";
 import inbox from "#backend/domains/inbox/index.ts";
 
@@ -85,10 +79,13 @@ export async function upgradeOptions(input: Payload<"/sys/ipfsBusiness/ipfsUpgra
   const db = ctx.deps.db;
   const now = ctx.deps.now();
   const s = await ownService(db, ctx.user.id, input.ipfsServiceId);
-  const options = IPFS_CAPACITIES.filter((c) => c.storeUnit > s.storeUnit).map((c) => {
-    const p = upgradePrice(s.storeUnit, c.storeUnit, s.expiresAt, now)!;
-    return { storeUnit: c.storeUnit, fullPeriodDiffCents: p.fullPeriodDiffCents, priceDiffCents: p.priceDiffCents };
-  });
+  const tiers = await capacityTiers(db);
+  const options = tiers
+    .filter((c) => c.storeUnit > s.storeUnit)
+    .map((c) => {
+      const p = upgradePrice(s.storeUnit, c.storeUnit, s.expiresAt, now, tiers)!;
+      return { storeUnit: c.storeUnit, fullPeriodDiffCents: p.fullPeriodDiffCents, priceDiffCents: p.priceDiffCents };
+    });
   const remainingMs = s.expiresAt.getTime() - now.getTime();
   return {
     ipfsServiceId: s.id,
@@ -126,9 +123,10 @@ export async function createUpgrade(input: Payload<"/sys/ipfsBusiness/ipfsUpgrad
     }
     if (await billing.api.hasBlockingBills(tx, me, 1, now)) throw new ApiError(Msg.UNPAID_BILLS);
     if (service.status !== IpfsServiceStatus.RUNNING) throw new ApiError(Msg.IPFS_SERVICE_NOT_RUNNING);
-    if (!capacityOf(input.toStoreUnit))
+    const tiers = await capacityTiers(tx);
+    if (!capacityOf(input.toStoreUnit, tiers))
       throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { toStoreUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
-    const price = upgradePrice(service.storeUnit, input.toStoreUnit, service.expiresAt, now);
+    const price = upgradePrice(service.storeUnit, input.toStoreUnit, service.expiresAt, now, tiers);
     if (!price)
       throw new ApiError(Msg.IPFS_UPGRADE_NOT_LARGER, { fieldErrors: { toStoreUnit: [Msg.IPFS_UPGRADE_NOT_LARGER] } });
     if (await openUpgradeOf(tx, service.id)) throw new ApiError(Msg.IPFS_UPGRADE_OPEN);

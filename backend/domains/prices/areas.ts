@@ -1,27 +1,20 @@
 import { asc, eq } from "drizzle-orm";
-import { PRICE_AREAS, type PriceArea, type PriceItem } from "#contract/prices.ts";
-import type { Db, Tx } from "#backend/db/client.ts";
+import { PRICE_AREAS, type PriceArea } from "#contract/prices.ts";
 import { cityNodes } from "#backend/db/tables.ts";
-import { pubChainOrgs } from "#backend/domains/public-chain/tables.ts";
+import { pickPrices, pricesOf, type PriceAreaStore } from "#backend/kit/price-area.ts";
+import crossChain from "#backend/domains/cross-chain/index.ts";
+import ddc from "#backend/domains/ddc/index.ts";
+import dedicatedNodes from "#backend/domains/dedicated-nodes/index.ts";
+import ipfs from "#backend/domains/ipfs/index.ts";
 import platform from "#backend/domains/platform/index.ts";
 import publicChain from "#backend/domains/public-chain/index.ts";
 
 /**
- * The priced areas (contract/prices.ts PRICE_AREAS): how each lists its items and writes one item's prices.
- * A later area (IPFS, cross-chain calls, DDC) adds its fields to PRICE_AREAS and one entry here.
+ * The priced areas (contract/prices.ts PRICE_AREAS; docs/decisions/073): how each lists its items and writes one
+ * item's prices. Each area's prices live in its owning domain's table and are written only through that
+ * domain's api (ADR 051), inside the price change's transaction.
  */
-type Q = Db | Tx;
-export type AreaStore = {
-  items(q: Q): Promise<PriceItem[]>;
-  /** The item's current prices, locked for the change; undefined when it does not exist. */
-  lock(tx: Tx, itemId: number): Promise<Record<string, number> | undefined>;
-  write(tx: Tx, itemId: number, prices: Record<string, number>): Promise<void>;
-};
-
-const pick = (row: Record<string, unknown>, fields: readonly string[]) =>
-  Object.fromEntries(fields.map((f) => [f, Number(row[f])]));
-const asPrices = (row: Record<string, unknown>, fields: readonly string[]) =>
-  fields.map((field) => ({ field, cents: Number(row[field]) }));
+export type AreaStore = PriceAreaStore;
 
 const cityNode: AreaStore = {
   async items(q) {
@@ -30,12 +23,12 @@ const cityNode: AreaStore = {
       itemId: r.id,
       name: r.name,
       nameZh: r.nameZh,
-      prices: asPrices(r, PRICE_AREAS.cityNode),
+      prices: pricesOf(r, PRICE_AREAS.cityNode),
     }));
   },
   async lock(tx, itemId) {
     const [row] = await tx.select().from(cityNodes).where(eq(cityNodes.id, itemId)).for("update");
-    return row ? pick(row, PRICE_AREAS.cityNode) : undefined;
+    return row ? pickPrices(row, PRICE_AREAS.cityNode) : undefined;
   },
   async write(tx, itemId, prices) {
     // Inside the price change's transaction; setPrices clears the kept catalogue once it has committed.
@@ -43,23 +36,14 @@ const cityNode: AreaStore = {
   },
 };
 
-const publicChainPlan: AreaStore = {
-  async items(q) {
-    const rows = await q.select().from(pubChainOrgs).orderBy(asc(pubChainOrgs.id));
-    return rows.map((r) => ({
-      itemId: r.id,
-      name: r.planName,
-      nameZh: r.planNameZh,
-      prices: asPrices(r, PRICE_AREAS.publicChainPlan),
-    }));
-  },
-  async lock(tx, itemId) {
-    const [row] = await tx.select().from(pubChainOrgs).where(eq(pubChainOrgs.id, itemId)).for("update");
-    return row ? pick(row, PRICE_AREAS.publicChainPlan) : undefined;
-  },
-  async write(tx, itemId, prices) {
-    await publicChain.api.setPlanPrices(tx, itemId, prices);
-  },
+export const AREA_STORES: Record<PriceArea, AreaStore> = {
+  cityNode,
+  publicChainPlan: publicChain.api.priceAreas.publicChainPlan,
+  ipfsCapacity: ipfs.api.priceAreas.ipfsCapacity,
+  dedicatedHost: dedicatedNodes.api.priceAreas.dedicatedHost,
+  dedicatedCapacity: dedicatedNodes.api.priceAreas.dedicatedCapacity,
+  dedicatedBase: dedicatedNodes.api.priceAreas.dedicatedBase,
+  crossChainCall: crossChain.api.priceAreas.crossChainCall,
+  ddcFee: ddc.api.priceAreas.ddcFee,
+  gasRate: publicChain.api.priceAreas.gasRate,
 };
-
-export const AREA_STORES: Record<PriceArea, AreaStore> = { cityNode, publicChainPlan };

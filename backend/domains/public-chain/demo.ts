@@ -8,12 +8,13 @@ import {
   PLAN_BILL_TYPE,
   PlanStatus,
   ProjectStatus,
-  WEI_PER_CENT,
+  weiForCents,
 } from "#contract/public-chain-codes.ts";
 import type { DemoSeeder } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { paidBill } from "./bills.ts";
+import { coinPriceCents } from "./prices.ts";
 import { newProjectKey, sealCustodyKey } from "./keys.ts";
 import {
   pubChainAccounts,
@@ -41,7 +42,7 @@ export const seedDemoPublicChain: DemoSeeder = async (deps, created, now, timeli
   const gasCents = 500;
   const privateKey = randomBytes(32);
   const address = toChecksumAddress(bytesToHex(privateToAddress(privateKey)));
-  const wei = BigInt(gasCents) * WEI_PER_CENT;
+  const wei = weiForCents(gasCents, await coinPriceCents(db));
   const hash = await chain.api.fund(deps, chain.api.OPEN_ALLIANCE, address, wei);
 
   await db.transaction(async (tx) => {

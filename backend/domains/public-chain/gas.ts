@@ -1,7 +1,8 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { BillType } from "#contract/billing-codes.ts";
-import { GasStatus, WEI_PER_CENT } from "#contract/public-chain-codes.ts";
+import { GasStatus, weiForCents } from "#contract/public-chain-codes.ts";
+import { coinPriceCents } from "./prices.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
 import { ApiError } from "#backend/http/errors.ts";
@@ -92,7 +93,8 @@ export async function startAssignment(
       },
       now,
     );
-    const wei = BigInt(amountCents) * WEI_PER_CENT;
+    // The operators' gas rate, read in the charge's transaction (docs/decisions/073).
+    const wei = weiForCents(amountCents, await coinPriceCents(tx));
     const [row] = await tx
       .insert(pubChainGas)
       .values({

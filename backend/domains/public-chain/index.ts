@@ -1,6 +1,7 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { seedPublicChainOrgs, setPlanPrices } from "./catalogue.ts";
+import { seedPublicChainOrgs } from "./catalogue.ts";
+import { coinPriceCents, gasRatePrices, publicChainPlanPrices } from "./prices.ts";
 import { seedDemoPublicChain } from "./demo.ts";
 import { projectRpc } from "./endpoint.ts";
 import { accountDetail, accountKeystore, assignGas, createAccount, listAccounts } from "./handlers/accounts.ts";
@@ -63,7 +64,10 @@ export default defineDomain({
     openCustodyKey,
     /** 11 → 15 "published" when a project not yet enabled has its first contract deployed (docs/decisions/026). */
     publishOnFirstContract,
-    setPlanPrices,
+    /** The gas rate: the price of one coin of gas (USD cents), for pages that show what an amount buys. */
+    coinPriceCents,
+    /** The operators' price catalogue areas of the public chain (docs/decisions/073). */
+    priceAreas: { publicChainPlan: publicChainPlanPrices, gasRate: gasRatePrices },
   },
   seedDemo: seedDemoPublicChain,
 });

@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { cityNodes, users } from "#backend/db/tables.ts";
 import { cents, ts } from "#backend/db/columns.ts";
+import { feeColumns } from "#backend/db/fee-columns.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 
 /** The Drizzle tables of the public chain (SPEC §3, §4; docs/decisions/026). */
@@ -203,3 +204,6 @@ export const pubChainGas = pgTable(
     index("pub_chain_gas_account").on(t.accountId),
   ],
 );
+
+/** The public chain's rates: `coin`, the price of one coin (10^18 wei) of gas, never 0 (docs/decisions/073). */
+export const pubChainFees = pgTable("pub_chain_fees", feeColumns());

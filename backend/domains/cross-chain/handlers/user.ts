@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull } from "drizzle-orm";
-import { CROSS_CHAIN_UNIT_PRICE_CENTS, CrossProtocol, CrossStatus } from "#contract/cross-chain.ts";
+import { CrossProtocol, CrossStatus } from "#contract/cross-chain.ts";
+import { callPriceCents } from "#backend/domains/cross-chain/prices.ts";
 import { Msg } from "#contract/messages.ts";
 import { VerState } from "#contract/service-status.ts";
 import { ApiError } from "#backend/http/errors.ts";
@@ -167,6 +168,6 @@ export async function detail(input: Payload<"/sys/crossChain/detail">, ctx: Ctx)
     senderAddress: accounts.find((a) => a.name !== "relayer")?.address ?? null,
     contracts,
     recentCalls: recent.map(callView),
-    unitPriceCents: CROSS_CHAIN_UNIT_PRICE_CENTS,
+    unitPriceCents: await callPriceCents(db),
   };
 }

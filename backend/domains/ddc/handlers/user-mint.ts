@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { BillType } from "#contract/billing-codes.ts";
-import { DDC_MINT_FEE_CENTS, DDC_TRANSFER_FEE_CENTS, DDC_VIEW_PATH, DdcStatus } from "#contract/ddc.ts";
+import { DDC_VIEW_PATH, DdcFee, DdcStatus } from "#contract/ddc.ts";
+import { ddcFeeCents } from "#backend/domains/ddc/prices.ts";
 import { Msg } from "#contract/messages.ts";
 import { KeyType } from "#contract/public-chain-codes.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -55,8 +56,8 @@ export async function ddcOptions(_input: Payload<"/sys/ddc/options">, ctx: Ctx) 
         .map((x) => ({ accountId: x.a.id, name: x.a.name, address: x.a.address, gasWei: x.gasWei })),
     })),
     ipfsServices: await ipfs.api.runningServicesOf(deps.db, ctx.user.id),
-    mintFeeCents: DDC_MINT_FEE_CENTS,
-    transferFeeCents: DDC_TRANSFER_FEE_CENTS,
+    mintFeeCents: await ddcFeeCents(deps.db, DdcFee.MINT),
+    transferFeeCents: await ddcFeeCents(deps.db, DdcFee.TRANSFER),
   };
 }
 
@@ -161,7 +162,8 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
       userId: me,
       billType: BillType.MINT_DDC,
       serviceName: `${project.name} · ${input.name}`,
-      cents: DDC_MINT_FEE_CENTS,
+      // The operators' fee, read in the charge's transaction (docs/decisions/073).
+      cents: await ddcFeeCents(tx, DdcFee.MINT),
       at: now,
       prefix: "DM",
       dedupeKey: `ddc-mint:${me}:${input.idempotencyKey}`,

@@ -1,7 +1,8 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { getAddress } from "viem";
 import { BillType } from "#contract/billing-codes.ts";
-import { DDC_TRANSFER_FEE_CENTS, DdcTransferStatus } from "#contract/ddc.ts";
+import { DdcFee, DdcTransferStatus } from "#contract/ddc.ts";
+import { ddcFeeCents } from "#backend/domains/ddc/prices.ts";
 import { Msg } from "#contract/messages.ts";
 import { KeyType } from "#contract/public-chain-codes.ts";
 import type { Deps } from "#backend/deps.ts";
@@ -92,7 +93,8 @@ export async function transferDdc(input: Payload<"/sys/ddc/transfer">, ctx: Ctx)
       userId: me,
       billType: BillType.TRANSFER_DDC,
       serviceName: `${row.name} → ${input.to}`,
-      cents: DDC_TRANSFER_FEE_CENTS,
+      // The operators' fee, read in the charge's transaction (docs/decisions/073).
+      cents: await ddcFeeCents(tx, DdcFee.TRANSFER),
       at: now,
       prefix: "DT",
       dedupeKey: `ddc-transfer:${row.id}:${now.getTime()}:${input.to.toLowerCase()}`,

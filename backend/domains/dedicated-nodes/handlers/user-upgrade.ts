@@ -28,6 +28,7 @@ import {
   upgradeValues,
   valueOf,
 } from "#backend/domains/dedicated-nodes/rules.ts";
+import { priceBook } from "#backend/domains/dedicated-nodes/prices.ts";
 import { prnProjects, prnUpgrades } from "#backend/domains/dedicated-nodes/tables.ts";
 import { V, configOf, type Ctx } from "./shared.ts";
 
@@ -68,9 +69,11 @@ export async function upgradeOptions(input: Payload<"/sys/prn/upgrade/options">,
     .from(prnUpgrades)
     .where(and(eq(prnUpgrades.projectId, project.id), eq(prnUpgrades.status, PrnUpgradeStatus.UPGRADING)));
   const config = configOf(project);
+  const book = await priceBook(db);
   const choices = (type: PrnUpdateTypeValue) =>
-    upgradeValues(config, type, usedBytes).map((value) => {
-      const diff = upgradeDiffCents(config, applyUpgrade(config, type, value)!, project.cycle, project.periodEnd, now)!;
+    upgradeValues(config, type, usedBytes, book).map((value) => {
+      const to = applyUpgrade(config, type, value, book)!;
+      const diff = upgradeDiffCents(config, to, project.cycle, project.periodEnd, now, book)!;
       return { value, priceDiffCents: diff.priceDiffCents, fullPeriodDiffCents: diff.fullPeriodDiffCents };
     });
   return {
@@ -103,7 +106,9 @@ async function checkUpgrade(
   if (project.status !== PrnStatus.RUNNING || project.suspended) throw new ApiError(Msg.PRN_NOT_ALLOWED_IN_STATUS);
   if (project.periodEnd.getTime() <= now.getTime()) throw new ApiError(Msg.PRN_PERIOD_ENDED);
   const from = configOf(project);
-  const to = applyUpgrade(from, type, toValue.trim());
+  // The operators' prices, read in the charge's transaction when there is one (docs/decisions/073).
+  const book = await priceBook(db);
+  const to = applyUpgrade(from, type, toValue.trim(), book);
   if (!to) throw fieldError("toValue", V("toValue"));
   if (valueOf(from, type) === valueOf(to, type))
     throw fieldError("toValue", Msg.PRN_UPGRADE_NO_CHANGE, Msg.PRN_UPGRADE_NO_CHANGE);
@@ -116,7 +121,7 @@ async function checkUpgrade(
     if (!free || free.freePeers < to.nodeCount || free.freeGb < to.nodeCount * to.dataCapacityGb)
       throw fieldError("toValue", Msg.INSUFFICIENT_RESOURCES, Msg.INSUFFICIENT_RESOURCES);
   }
-  const diff = upgradeDiffCents(from, to, project.cycle, project.periodEnd, now)!;
+  const diff = upgradeDiffCents(from, to, project.cycle, project.periodEnd, now, book)!;
   return { from, to, diff };
 }
 

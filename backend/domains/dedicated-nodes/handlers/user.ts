@@ -1,10 +1,7 @@
 import { and, count, desc, eq, ne } from "drizzle-orm";
 import {
-  PRN_BASE_PRICE_PER_MONTH_CENTS,
   PRN_CYCLES,
-  PRN_DATA_CAPACITIES,
   PRN_FRAMEWORKS,
-  PRN_HOST_CONFIGS,
   PRN_PEERS_MAX,
   PRN_PEERS_MIN,
   PRN_YEAR_MONTHS,
@@ -33,6 +30,7 @@ import {
   sealPassword,
 } from "#backend/domains/dedicated-nodes/projects.ts";
 import { periodCents, periodEndOf } from "#backend/domains/dedicated-nodes/rules.ts";
+import { priceBook } from "#backend/domains/dedicated-nodes/prices.ts";
 import { prnProjects } from "#backend/domains/dedicated-nodes/tables.ts";
 import { isUniqueViolation } from "#backend/db/errors.ts";
 import type { Ctx } from "./shared.ts";
@@ -40,6 +38,7 @@ import type { Ctx } from "./shared.ts";
 /** Frameworks, clouds and regions with their free peers, host configurations, data capacities and prices. */
 export async function options(_input: Payload<"/sys/prn/options">, ctx: Ctx) {
   const db = ctx.deps.db;
+  const book = await priceBook(db);
   const nodes = await db.select().from(cityNodes).orderBy(cityNodes.id);
   const clouds: {
     cloud: string;
@@ -71,20 +70,21 @@ export async function options(_input: Payload<"/sys/prn/options">, ctx: Ctx) {
   return {
     frameworks: PRN_FRAMEWORKS.map((f) => ({ framework: f.framework, label: f.label, consensus: [...f.consensus] })),
     clouds,
-    hostConfigs: PRN_HOST_CONFIGS.map((h) => ({ ...h })),
-    dataCapacities: PRN_DATA_CAPACITIES.map((d) => ({ ...d })),
+    hostConfigs: book.hosts.map((h) => ({ ...h })),
+    dataCapacities: book.capacities.map((d) => ({ ...d })),
     peersMin: PRN_PEERS_MIN,
     peersMax: PRN_PEERS_MAX,
-    basePricePerMonthCents: PRN_BASE_PRICE_PER_MONTH_CENTS,
+    basePricePerMonthCents: book.basePricePerMonthCents,
     yearMonths: PRN_YEAR_MONTHS,
     cycles: [...PRN_CYCLES],
   };
 }
 
-export async function quote(input: Payload<"/sys/prn/quote">, _ctx: Ctx) {
+export async function quote(input: Payload<"/sys/prn/quote">, ctx: Ctx) {
   const config = { nodeCount: input.nodeCount, hostConfig: input.hostConfig, dataCapacityGb: input.dataCapacityGb };
-  const month = periodCents(config, 2);
-  const year = periodCents(config, 1);
+  const book = await priceBook(ctx.deps.db);
+  const month = periodCents(config, 2, book);
+  const year = periodCents(config, 1, book);
   if (month === null || year === null) throw new ApiError(Msg.INVALID_PARAMS);
   return {
     monthCents: month,
@@ -121,13 +121,14 @@ export async function create(input: Payload<"/sys/prn/create">, ctx: Ctx) {
   const me = ctx.user.id;
   const now = ctx.deps.now();
   const config = { nodeCount: input.nodeCount, hostConfig: input.hostConfig, dataCapacityGb: input.dataCapacityGb };
-  const price = periodCents(config, input.cycle);
-  if (price === null) throw new ApiError(Msg.INVALID_PARAMS);
+  if (periodCents(config, input.cycle, await priceBook(ctx.deps.db)) === null) throw new ApiError(Msg.INVALID_PARAMS);
   if (!consensusOf(input.framework).includes(input.consensus))
     throw fieldError("consensus", Msg.PRN_CONSENSUS_INVALID, Msg.PRN_CONSENSUS_INVALID);
   const sealed = sealPassword(ctx.deps, input.password);
   const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
+    // The price charged is read in the charge's transaction (docs/decisions/073).
+    const price = periodCents(config, input.cycle, await priceBook(tx))!;
     const [replay] = await tx
       .select()
       .from(prnProjects)

@@ -1,6 +1,5 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import {
-  IPFS_CAPACITIES,
   IPFS_KEY_KINDS,
   IPFS_BILL_TYPE,
   IpfsKeyState,
@@ -16,6 +15,7 @@ import billing from "#backend/domains/billing/index.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { newKey, openKey } from "#backend/domains/ipfs/keys.ts";
 import { capacityOf } from "#backend/domains/ipfs/rules.ts";
+import { capacityLabel, capacityTiers } from "#backend/domains/ipfs/prices.ts";
 import { ipfsFiles, ipfsKeys, ipfsServiceGateways, ipfsServices } from "#backend/domains/ipfs/tables.ts";
 import { DAY_MS, gatewayPath, gatewaysOf, ownService, type Ctx } from "./shared.ts";
 import { type KeyRow, type ServiceRow } from "#backend/domains/ipfs/records.ts";
@@ -39,27 +39,25 @@ export async function selectIpfsOrgFlowPrices(
   }));
 }
 
-export async function selectCapacity(_input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/selectCapacity">, _ctx: Ctx) {
-  return IPFS_CAPACITIES.map((c) => ({
-    storeUnit: c.storeUnit,
-    label: c.storeUnit >= 1024 && c.storeUnit % 1024 === 0 ? `${c.storeUnit / 1024} TB` : `${c.storeUnit} GB`,
-  }));
+export async function selectCapacity(_input: Payload<"/sys/ipfsBusiness/ipfsUpgrade/selectCapacity">, ctx: Ctx) {
+  return (await capacityTiers(ctx.deps.db)).map((c) => ({ storeUnit: c.storeUnit, label: capacityLabel(c.storeUnit) }));
 }
 
-function tier(storeUnit: number) {
-  const found = capacityOf(storeUnit);
+/** A capacity at the operators' current price (docs/decisions/073), or MSG_45001 at the field. */
+async function tier(q: Db | Tx, storeUnit: number) {
+  const found = capacityOf(storeUnit, await capacityTiers(q));
   if (!found)
     throw new ApiError(Msg.IPFS_CAPACITY_UNKNOWN, { fieldErrors: { storeUnit: [Msg.IPFS_CAPACITY_UNKNOWN] } });
   return found;
 }
 
-export async function getIpfsUnitPrice(input: Payload<"/sys/ipfsBusiness/ipfs/getIpfsUnitPrice">, _ctx: Ctx) {
-  const t = tier(input.storeUnit);
+export async function getIpfsUnitPrice(input: Payload<"/sys/ipfsBusiness/ipfs/getIpfsUnitPrice">, ctx: Ctx) {
+  const t = await tier(ctx.deps.db, input.storeUnit);
   return { storeUnit: t.storeUnit, unitPriceCents: t.unitPriceCents };
 }
 
-export async function getIpfsPrice(input: Payload<"/sys/ipfsBusiness/ipfs/getIpfsPrice">, _ctx: Ctx) {
-  const t = tier(input.storeUnit);
+export async function getIpfsPrice(input: Payload<"/sys/ipfsBusiness/ipfs/getIpfsPrice">, ctx: Ctx) {
+  const t = await tier(ctx.deps.db, input.storeUnit);
   return {
     storeUnit: t.storeUnit,
     unitPriceCents: t.unitPriceCents,
@@ -119,10 +117,12 @@ export async function createService(input: Payload<"/sys/ipfsBusiness/ipfs/creat
   const me = ctx.user.id;
   const now = ctx.deps.now();
   const env = ctx.deps.env;
-  const t = tier(input.storeUnit);
+  await tier(ctx.deps.db, input.storeUnit);
   const orgIds = [...new Set(input.orgIds)].sort((a, b) => a - b);
   const result = await ctx.deps.db.transaction(async (tx) => {
     await billing.api.lockWallet(tx, me, now);
+    // The price charged is read in the charge's transaction (docs/decisions/073).
+    const t = await tier(tx, input.storeUnit);
     const [replay] = await tx
       .select()
       .from(ipfsServices)

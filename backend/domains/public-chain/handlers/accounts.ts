@@ -23,6 +23,7 @@ import {
 import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { type AccountRow, type Ctx } from "./shared.ts";
 import { ownProject } from "./projects.ts";
+import { coinPriceCents } from "#backend/domains/public-chain/prices.ts";
 
 /* -------------------------------------------- chain accounts -------------------------------------------- */
 
@@ -159,6 +160,7 @@ export async function accountDetail(input: Payload<"/sys/opc/account/detail">, c
   return {
     ...(await accountOut(ctx.deps, account, project)),
     gasUsed: [...byDay.values()].map((d) => ({ ...d, wei: d.wei.toString() })),
+    coinPriceCents: await coinPriceCents(ctx.deps.db),
   };
 }
 
