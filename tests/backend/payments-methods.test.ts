@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { payments } from "#backend/domains/payments/tables.ts";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe.ts";
-import { callVueapi, insertedUser, openVueapi, sessionOf, type Vueapi } from "./in-process.ts";
+import { callVueapi, insertedUser, openVueapi, ownDatabase, sessionOf, type Vueapi } from "./in-process.ts";
 
 /**
  * Payment methods that do what they say (issue 31 item 2; docs/decisions/072), against the fake Stripe API:
@@ -53,6 +53,8 @@ beforeAll(async () => {
     STRIPE_PAYMENT_METHODS: "wechat_pay, alipay",
     PUBLIC_URL: "https://portal.example.com",
     JOBS_INTERVAL_MS: "0",
+    // On the suite's PostgreSQL, a database of its own.
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
   });
 });
 afterAll(async () => {

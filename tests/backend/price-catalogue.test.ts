@@ -5,7 +5,7 @@ import { weiForCents } from "#contract/public-chain-codes.ts";
 import crossChain from "#backend/domains/cross-chain/index.ts";
 import { callPriceCents } from "#backend/domains/cross-chain/prices.ts";
 import { coinPriceCents } from "#backend/domains/public-chain/prices.ts";
-import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
+import { callVueapi, inProcessVueapi, insertedUser, ownDatabase, sessionOf } from "./in-process.ts";
 
 /**
  * Every priced item in the operators' catalogue (issue 31 item 6; docs/decisions/073): for each area that was a
@@ -13,7 +13,11 @@ import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-proce
  * audit log; a user is refused; a negative, fractional or (for the gas rate) zero amount is refused at its field
  * with a key both locales translate. Every price is put back at the end.
  */
-const service = inProcessVueapi("price-catalogue", {});
+const service = inProcessVueapi("price-catalogue", {
+  // On the suite's PostgreSQL, a database of its own (prices it changes are not the shared server's).
+  DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+  PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+});
 const post = (p: string, body: object, token?: string) => callVueapi(service, p, body, token);
 
 type Item = { itemId: number; name: string; prices: { field: string; cents: number }[] };
