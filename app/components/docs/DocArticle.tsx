@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { CopyField } from "#app/components/CopyField.tsx";
 
 /** Styles of rendered Markdown (the HTML was sanitised by app/lib/markdown.server.ts). */
 export const PROSE =
@@ -12,6 +13,8 @@ export type ArticlePage = {
   lang: string;
   fallback: boolean;
   trail: { slug: string; title: string }[];
+  /** The endpoints the page names, on this server (app/lib/docs.server.ts `endpointsIn`). */
+  endpoints?: string[];
 };
 
 /** A manual page: its trail of parents, its title and its text; a missing translation is said, not hidden. */
@@ -40,6 +43,14 @@ export function DocArticle({ page }: { page: ArticlePage }) {
         >
           {t("fallback", { language: t(`languages.${page.lang}`) })}
         </p>
+      ) : null}
+      {page.endpoints?.length ? (
+        <section className="mt-6 space-y-2 rounded-md border border-slate-200 p-3" data-testid="doc-endpoints">
+          <h2 className="text-sm font-semibold text-slate-700">{t("endpoints")}</h2>
+          {page.endpoints.map((e, i) => (
+            <CopyField key={e} value={e} label={e} testId={`doc-endpoint-${i}`} />
+          ))}
+        </section>
       ) : null}
       {/* The HTML was sanitised by rehype-sanitize on the server (app/lib/markdown.server.ts). */}
       <div className={`mt-6 ${PROSE}`} dangerouslySetInnerHTML={{ __html: page.html }} />
