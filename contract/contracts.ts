@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { type PathSpec } from "./path-spec.ts";
+import { ideCallResultSchema } from "./ide.ts";
 import { pageOf, pagingFields } from "./platform.ts";
 import {
   CONTRACT_ABI_MAX,
@@ -124,6 +125,13 @@ export const contractCallSchema = contractRef.extend({
   args,
 });
 
+/** A write function's transaction (issue 30 item 15b): signed by one of the project's custody accounts. */
+export const contractWriteSchema = contractRef.extend({
+  signature: z.string().trim().min(1, "validation.required").max(1000, "validation.tooLong"),
+  args,
+  accountId: id(),
+});
+
 /** The /vueapi paths of contract deployment (SPEC §7: the /sys/opc… family). */
 export const contractPaths = {
   "/sys/opc/contract/create": { auth: "user", payload: contractCreateSchema, data: contractSchema },
@@ -151,6 +159,8 @@ export const contractPaths = {
       outputs: z.array(z.object({ name: z.string(), type: z.string(), value: z.string() })),
     }),
   },
+  /** A write function sent as a transaction from a custody account (as the IDE does): the receipt, decoded events. */
+  "/sys/opc/contract/write": { auth: "user", payload: contractWriteSchema, data: ideCallResultSchema },
   /** The contract's events, newest first, decoded with its ABI. */
   "/sys/opc/contract/events": {
     auth: "user",

@@ -106,6 +106,19 @@ export const opsQueueCountsSchema = z.object(
 export type OpsQueueCounts = z.infer<typeof opsQueueCountsSchema>;
 
 /**
+ * The console home's getting-started checklist (issue 30 item 13): each step read from the account's records
+ * (a profile introduction, a paid recharge, a service published or joined, a public-chain project). Shown
+ * until every step is done or the account dismisses it (POST /main/home/checklist/dismiss).
+ */
+export const CHECKLIST_STEPS = ["profile", "recharge", "service", "project"] as const;
+export type ChecklistStep = (typeof CHECKLIST_STEPS)[number];
+export const checklistSchema = z.object({
+  steps: z.array(z.object({ key: z.enum(CHECKLIST_STEPS), done: z.boolean() })),
+  dismissed: z.boolean(),
+});
+export type Checklist = z.infer<typeof checklistSchema>;
+
+/**
  * Every figure of the console home in one answer (docs/decisions/029) beside the shell's summary
  * (/main/home/summary, which the page takes from the shell's loader: docs/decisions/030).
  */
@@ -131,6 +144,8 @@ export const homeDashboardSchema = z.object({
   myJoinRequests: z.number().int(),
   /** Operators only: the waiting items of each operations queue. */
   queues: opsQueueCountsSchema.nullable(),
+  /** Users only (null for an operator): the getting-started checklist. */
+  checklist: checklistSchema.nullable(),
 });
 
 /** The /vueapi paths of the platform catalogue and the console home (SPEC §7). */
@@ -152,5 +167,6 @@ export const platformPaths = {
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
   "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
   "/main/home/dashboard": { auth: "user", payload: anyPayload, data: homeDashboardSchema },
+  "/main/home/checklist/dismiss": { auth: "user", payload: anyPayload, data: z.null() },
   "/sys/ops/queues/waiting": { auth: "operator", payload: anyPayload, data: opsQueueCountsSchema },
 } satisfies Record<string, PathSpec>;

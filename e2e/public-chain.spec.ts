@@ -82,7 +82,8 @@ test("buys a plan, creates a project, enables it and takes its key; the endpoint
   await page.getByRole("button", { name: "Show key" }).click();
   const key = (await page.getByTestId("api-key").innerText()).trim();
   expect(key.length).toBeGreaterThan(20);
-  await expect(page.getByTestId("endpoint-with-key")).toContainText(`/chain/rpc/${key}`);
+  await expect(page.getByTestId("endpoint-with-key")).toHaveValue(new RegExp(`/chain/rpc/${key}$`));
+  await expect(page.getByTestId("rpc-guide")).toHaveAttribute("href", /page=contract-deployment/);
   if (javaScriptEnabled) {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.getByTestId("api-key-copy").click();

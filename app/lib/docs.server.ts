@@ -31,7 +31,16 @@ export function searchParams(url: URL) {
   return { q, lang, slug };
 }
 
-export async function loadManual(api: Api, url: URL) {
+/** The placeholder of the manual's texts for this server's address (PUBLIC_URL), and the endpoints written with it. */
+const SITE_RE = /<(?:site|站点)>/g;
+const ENDPOINT_RE = /<(?:site|站点)>((?:\/(?:<[^>\n]+>|[^\s`'"()<>/]+))+)/g;
+
+/** The endpoints a page's text names (`<site>/chain/rpc`, …), on this server: each shown with a Copy button. */
+export function endpointsIn(body: string, origin: string): string[] {
+  return [...new Set([...body.matchAll(ENDPOINT_RE)].map((m) => `${origin}${m[1]}`))];
+}
+
+export async function loadManual(api: Api, url: URL, origin: string) {
   const language = api.viewer.language;
   const { q, lang, slug } = searchParams(url);
   const entries = await api.load("/anon/docs/toc", {});
@@ -66,7 +75,8 @@ export async function loadManual(api: Api, url: URL) {
     page: {
       slug: page.slug,
       title: text.title,
-      html: renderMarkdown(text.body),
+      html: renderMarkdown(text.body.replace(SITE_RE, origin)),
+      endpoints: endpointsIn(text.body, origin),
       lang: text.lang,
       fallback: text.fallback,
       updatedAt: page.updatedAt,

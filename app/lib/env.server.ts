@@ -17,6 +17,8 @@ const envSchema = z.object({
   VUEAPI_URL: z.string().url().optional(),
   /** How long one /vueapi call may take, in ms (SPEC §7: 180000); then the page shows the time-out message. */
   VUEAPI_TIMEOUT_MS: z.coerce.number().int().min(1).max(2_147_483_647).default(180_000),
+  /** How people reach this server (as the backend reads it, backend/env.ts): the endpoints and guides show it. */
+  PUBLIC_URL: z.string().url().optional(),
   /** Comma-separated: the first signs, all verify (rotation). */
   SESSION_SECRET: z.string().min(1).optional(),
   /** Secure cookies; defaults to on in production. Set to 0 to serve plain HTTP on a trusted network. */

@@ -1,4 +1,5 @@
 import { notFound } from "./api.server.ts";
+import { getEnv } from "./env.server.ts";
 import { positiveId } from "./params.ts";
 
 /** Server helpers of the public-chain console pages (app/routes/g.home.PermissionlessServices.*). */
@@ -10,7 +11,11 @@ export function idParam(request: Request, name: "projectId" | "accountId" | "con
   return id;
 }
 
-/** The site's own address, for the endpoint URLs a project shows (its users' tools call them). */
+/**
+ * The site's own address, for the endpoint URLs a project or a guide shows (its users' tools call them):
+ * PUBLIC_URL as the server knows it, else the address this request came to.
+ */
 export function siteOrigin(request: Request): string {
-  return new URL(request.url).origin;
+  const configured = getEnv().PUBLIC_URL;
+  return configured ? configured.replace(/\/+$/, "") : new URL(request.url).origin;
 }

@@ -2,9 +2,10 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockedLink, BlockedPanel } from "#app/components/BlockedAction.tsx";
+import { GettingStarted, showsChecklist } from "#app/components/home/Checklist.tsx";
 import { MoneyAndInbox, OperatorQueues, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
-import { apiFor, requireUser } from "#app/lib/api.server.ts";
+import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -40,12 +41,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** The page's one form: "Pay and continue" (intent payAndContinue); any other intent is a 400. */
+/**
+ * The page's forms: "Pay and continue" (intent payAndContinue) and hiding the getting-started checklist
+ * (dismissChecklist); any other intent is a 400.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const viewer = await requireUser(request);
   const form = await request.formData();
-  intentOf(form, ["payAndContinue"]);
-  return payBillsAndReturn(request, apiFor(request, viewer), form, "/g/home/index");
+  const api = apiFor(request, viewer);
+  if (intentOf(form, ["payAndContinue", "dismissChecklist"]) === "dismissChecklist")
+    return redirectAfter(
+      request,
+      await api.call("/main/home/checklist/dismiss", {}),
+      "/g/home/index",
+      "home:checklist.dismissed",
+    );
+  return payBillsAndReturn(request, api, form, "/g/home/index");
 }
 
 export default function HomeIndex() {
@@ -83,6 +94,7 @@ export default function HomeIndex() {
         titleClassName="text-2xl font-semibold text-slate-900"
       />
       {blocked ? <BlockedPanel panel={blocked} language={language} failure={failure} /> : null}
+      {showsChecklist(summary.checklist) ? <GettingStarted checklist={summary.checklist} /> : null}
       <MoneyAndInbox d={summary} unread={shell?.unread ?? 0} language={language} />
       <div className="grid gap-6 lg:grid-cols-2">
         <ServicesByStatus d={summary} />

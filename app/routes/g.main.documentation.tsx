@@ -8,6 +8,7 @@ import { ErrorView } from "#app/components/ErrorView.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { loadManual } from "#app/lib/docs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
+import { siteOrigin } from "#app/lib/public-chain.server.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["docs"] };
@@ -20,7 +21,11 @@ export const meta = pageTitle("documentation", (data) => data?.page?.title);
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await getViewer(request);
-  const data = await loadManual(apiFor(request, viewer, { portalPage: true }), new URL(request.url));
+  const data = await loadManual(
+    apiFor(request, viewer, { portalPage: true }),
+    new URL(request.url),
+    siteOrigin(request),
+  );
   return json(data);
 }
 

@@ -177,6 +177,48 @@ describe("contract deployment", () => {
     });
   }, 120_000);
 
+  it("sends a write function from a custody account (as the IDE does): the receipt and the decoded events", async () => {
+    const created = await ok(
+      "/sys/opc/contract/create",
+      { projectId, accountId: custodyId, name: "Counter", sourceKind: "source", source: COUNTER_SOURCE },
+      token,
+    );
+    const done = await settled(token, created.contractId);
+    expect(done.status, done.failReason).toBe(2);
+    const written = await ok(
+      "/sys/opc/contract/write",
+      { contractId: created.contractId, signature: "add(uint256)", args: ["5"], accountId: custodyId },
+      token,
+    );
+    expect(written).toMatchObject({
+      signature: "add(uint256)",
+      kind: "write",
+      transaction: { hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), to: expect.any(String) },
+      receipt: { status: "success", blockNumber: expect.any(Number) },
+    });
+    expect(written.events).toHaveLength(1);
+    expect(written.events[0]).toMatchObject({ eventName: "Counted" });
+    expect(written.events[0].args.find((a: any) => a.name === "value")?.value).toBe("5");
+    expect(
+      (await ok("/sys/opc/contract/call", { contractId: created.contractId, functionName: "value", args: [] }, token))
+        .outputs[0].value,
+    ).toBe("5");
+    // A read function is not sent; a stranger's contract is not found.
+    const read = await call(
+      "/sys/opc/contract/write",
+      { contractId: created.contractId, signature: "value()", args: [], accountId: custodyId },
+      token,
+    );
+    expect(read.message).toBe(Msg.CONTRACT_NO_SUCH_FUNCTION);
+    const stranger = (await activeUser("ctw")).token;
+    const foreign = await call(
+      "/sys/opc/contract/write",
+      { contractId: created.contractId, signature: "add(uint256)", args: ["1"], accountId: custodyId },
+      stranger,
+    );
+    expect(foreign.message).toBe(Msg.NOT_FOUND);
+  });
+
   it("an ABI with bytecode whose constructor reverts fails with the chain's reason; a source that does not compile fails with the compiler's; a failed one is redeployed", async () => {
     const broken = await ok(
       "/sys/opc/contract/create",

@@ -82,6 +82,7 @@ const NO_IDS = new Set<VueapiPath>([
   "/main/updatePassword",
   "/main/home/summary",
   "/main/home/dashboard",
+  "/main/home/checklist/dismiss",
   "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList",
   "/sys/system/clientInfo/h5billExport",

@@ -85,26 +85,36 @@ export function MoneyAndInbox({ d, unread, language }: { d: Dashboard; unread: n
 /** Services by status, each group a link to Published services. */
 export function ServicesByStatus({ d }: { d: Dashboard }) {
   const { t } = useTranslation("home");
+  const groups = groupServices(d.services.byState, d.services.drafts);
   return (
     <section aria-labelledby="dash-services" className="card">
       <h2 id="dash-services" className="font-semibold">
         {t("dashboard.services")}
       </h2>
-      <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-5">
-        {groupServices(d.services.byState, d.services.drafts).map(({ group, count }) => (
-          <li key={group}>
-            <Link to={PUBLISHED} className="block rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500">
-              <span
-                className="block text-2xl font-semibold tabular-nums text-slate-900"
-                data-testid={`dash-services-${group}`}
+      {groups.every((g) => g.count === 0) ? (
+        <p className="mt-3 text-sm text-slate-600" data-testid="dash-services-none">
+          {t("dashboard.noData")}
+        </p>
+      ) : (
+        <ul className="mt-3 grid gap-2 text-sm sm:grid-cols-5">
+          {groups.map(({ group, count }) => (
+            <li key={group}>
+              <Link
+                to={PUBLISHED}
+                className="block rounded-md border border-slate-200 px-3 py-2 hover:border-brand-500"
               >
-                {count}
-              </span>
-              <span className="text-slate-700">{t(`dashboard.group.${group}`)}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
+                <span
+                  className="block text-2xl font-semibold tabular-nums text-slate-900"
+                  data-testid={`dash-services-${group}`}
+                >
+                  {count}
+                </span>
+                <span className="text-slate-700">{t(`dashboard.group.${group}`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -142,29 +152,36 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
           {t("dashboard.usageTotal", { gb: mbToGbText(totalMb) })}
         </span>
       </div>
+      {totalMb === 0 ? (
+        <p className="mt-2 text-sm text-slate-600" data-testid="dash-usage-none">
+          {t("dashboard.noData")}
+        </p>
+      ) : null}
       {hydrated ? (
         <>
-          <div
-            role="img"
-            aria-label={t("dashboard.usageChart", { gb: mbToGbText(totalMb) })}
-            data-testid="dash-usage-chart"
-            className="mt-2 h-16"
-          >
-            <Suspense fallback={<div className="h-16 animate-pulse rounded bg-slate-100" />}>
-              <Chart
-                type="area"
-                height={64}
-                series={[{ name: "GB", data: d.usage7.map((u) => Number(mbToGbText(u.mb))) }]}
-                options={{
-                  chart: { sparkline: { enabled: true }, animations: { enabled: false } },
-                  stroke: { width: 2, curve: "straight" },
-                  xaxis: { categories: d.usage7.map((u) => u.day.slice(5)) },
-                  tooltip: { y: { formatter: (v: number) => `${v.toFixed(2)} GB` } },
-                  colors: ["#2563eb"],
-                }}
-              />
-            </Suspense>
-          </div>
+          {totalMb === 0 ? null : (
+            <div
+              role="img"
+              aria-label={t("dashboard.usageChart", { gb: mbToGbText(totalMb) })}
+              data-testid="dash-usage-chart"
+              className="mt-2 h-16"
+            >
+              <Suspense fallback={<div className="h-16 animate-pulse rounded bg-slate-100" />}>
+                <Chart
+                  type="area"
+                  height={64}
+                  series={[{ name: "GB", data: d.usage7.map((u) => Number(mbToGbText(u.mb))) }]}
+                  options={{
+                    chart: { sparkline: { enabled: true }, animations: { enabled: false } },
+                    stroke: { width: 2, curve: "straight" },
+                    xaxis: { categories: d.usage7.map((u) => u.day.slice(5)) },
+                    tooltip: { y: { formatter: (v: number) => `${v.toFixed(2)} GB` } },
+                    colors: ["#2563eb"],
+                  }}
+                />
+              </Suspense>
+            </div>
+          )}
           <details className="mt-2 text-sm">
             <summary className="cursor-pointer text-brand-700">{t("dashboard.showTable")}</summary>
             <div className="mt-2">{table}</div>

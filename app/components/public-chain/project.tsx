@@ -1,10 +1,14 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Project } from "#contract/public-chain.ts";
 import { ProjectStatus } from "#contract/public-chain-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { SubmitButton } from "#app/components/forms.tsx";
+import { CopyField } from "#app/components/CopyField.tsx";
 import { CopyableText } from "./KeyPanel.tsx";
+
+/** The manual's page on the JSON-RPC endpoint (locales/<lang>/manual.json `contract-deployment`). */
+export const RPC_GUIDE = "/g/main/documentation?page=contract-deployment";
 
 type Shown = { apiKey: string | null; regenerated: boolean } | null;
 
@@ -65,7 +69,12 @@ export function ProjectKeyCard({
   const key = shown?.apiKey ?? null;
   return (
     <section className="card space-y-4" data-testid="key-card">
-      <h2 className="text-lg font-semibold">{t("key.title")}</h2>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 className="text-lg font-semibold">{t("key.title")}</h2>
+        <Link className="link text-sm" to={RPC_GUIDE} data-testid="rpc-guide">
+          {t("key.guide")}
+        </Link>
+      </div>
       {!p.keyProvisioned ? (
         <p className="text-sm text-slate-600" data-testid="key-pending">
           {t("key.pending")}
@@ -77,7 +86,7 @@ export function ProjectKeyCard({
               <dt className="font-medium text-slate-700">{t("key.pathEndpoint")}</dt>
               <dd className="mt-1">
                 {key ? (
-                  <CopyableText
+                  <CopyField
                     value={`${origin}/chain/rpc/${key}`}
                     label={t("key.pathEndpoint")}
                     testId="endpoint-with-key"
@@ -90,8 +99,12 @@ export function ProjectKeyCard({
             <div>
               <dt className="font-medium text-slate-700">{t("key.headerEndpoint")}</dt>
               <dd className="mt-1">
-                <code className="font-mono" data-testid="header-endpoint">{`${origin}${p.headerEndpointPath}`}</code>{" "}
-                <span className="text-slate-600">{t("key.headerHint")}</span>
+                <CopyField
+                  value={`${origin}${p.headerEndpointPath}`}
+                  label={t("key.headerEndpoint")}
+                  testId="header-endpoint"
+                />
+                <p className="mt-1 text-slate-600">{t("key.headerHint")}</p>
               </dd>
             </div>
             <div>

@@ -31,6 +31,7 @@ export default defineDomain({
     "/sys/opc/contract/redeploy": redeployContract,
     "/sys/opc/contract/call": callContract,
     "/sys/opc/contract/events": contractEvents,
+    "/sys/opc/contract/write": (input, ctx) => writeContract(ctx.deps, ctx.user.id, input),
   }),
   jobs: contractJobs,
   /**

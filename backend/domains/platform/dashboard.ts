@@ -11,6 +11,7 @@ import support from "#backend/domains/support/index.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import type { OpsQueueCounts } from "#contract/platform.ts";
+import { checklistOf } from "./checklist.ts";
 
 /** The waiting items of every operations queue, keyed by the queue's route name (docs/decisions/029). */
 export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
@@ -36,13 +37,15 @@ export async function queueCounts(db: Db): Promise<OpsQueueCounts> {
 export async function homeDashboard(_input: unknown, ctx: SignedInContext) {
   const { db } = ctx.deps;
   const now = ctx.deps.now();
-  const [money, serviceCounts, joins, queues] = await Promise.all([
+  const operator = ctx.user.role === "operator";
+  const [money, serviceCounts, joins, queues, checklist] = await Promise.all([
     billing.api.billingFigures(db, ctx.user.id, now),
     services.api.serviceFigures(db, ctx.user.id),
     participation.api.joinFigures(db, ctx.user.id),
-    ctx.user.role === "operator" ? queueCounts(db) : Promise.resolve(null),
+    operator ? queueCounts(db) : Promise.resolve(null),
+    operator ? Promise.resolve(null) : checklistOf(db, ctx.user.id),
   ]);
-  return { account: accounts.api.toUser(ctx.user), ...money, services: serviceCounts, ...joins, queues };
+  return { account: accounts.api.toUser(ctx.user), ...money, services: serviceCounts, ...joins, queues, checklist };
 }
 
 /** /sys/ops/queues/waiting (operators): the waiting items of each queue, for the Operations tabs. */
