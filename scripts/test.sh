@@ -30,6 +30,8 @@ npm ci --no-audit --no-fund
 # directories) goes under one directory of its own, removed when the run ends however it ends: a test that
 # forgets to clean up, or one killed half-way, cannot fill the disk over many runs.
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/bsn-test-run.XXXXXX")
+# Others may pass through (not list): run as root, the PostgreSQL stage's server runs as postgres, in a folder here.
+chmod 711 "$run_tmp"
 export TMPDIR=$run_tmp
 trap 'rm -rf "$run_tmp"' EXIT
 
