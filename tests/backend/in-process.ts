@@ -67,7 +67,7 @@ export async function openVueapi(
   vars: Record<string, string | undefined>,
   now?: () => Date,
 ): Promise<Vueapi> {
-  // A data directory made here is removed when the service closes; one the caller gives (a restart) is theirs.
+  // A data directory made here is removed when the process exits; one the caller gives (a restart) is theirs.
   const dataDir = vars.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), `bsn-${name}-`));
   if (!vars.DATA_DIR && !vars.DATABASE_URL)
     cpSync(await migratedPgdata(), path.join(dataDir, "pgdata"), { recursive: true });
@@ -81,16 +81,18 @@ export async function openVueapi(
     FABRIC_GATEWAY_PORT: "0",
     ...vars,
   });
-  const vueapi = await createVueapi(env, now);
-  if (vars.DATA_DIR) return vueapi;
-  return {
-    ...vueapi,
-    close: async () => {
-      await vueapi.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  if (!vars.DATA_DIR) madeDataDirs.push(dataDir);
+  return createVueapi(env, now);
 }
+
+/**
+ * The data directories openVueapi made, removed when the test process exits: not at the service's close, since a
+ * test may close its service and open another on the same DATA_DIR (a restart).
+ */
+const madeDataDirs: string[] = [];
+process.once("exit", () => {
+  for (const dir of madeDataDirs) rmSync(dir, { recursive: true, force: true });
+});
 
 /**
  * A database of its own on the suite's PostgreSQL server (DATABASE_URL), for a file whose records would disturb
