@@ -4,13 +4,10 @@
 // node:http server answering a fixed JSON-RPC result: the machine's ceiling for a JSON POST). A file of its
 // own beside bench/run.mjs: it adds targets without touching that script's output. Also a dedicated network's
 // gateway (docs/decisions/046): "gateway eth_call req/s", eth_call through /chain/dedicated/<network> with Basic auth.
-import { mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import { benchEnv, counterAbi, ethCallBody, keyedChain, post } from "./keyed-chain.mjs";
-import { children, freePort, serve, stop } from "./servers.mjs";
+import { benchDir, children, freePort, serve, stop } from "./servers.mjs";
 import { createPublicClient, createWalletClient, encodeFunctionData, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
@@ -20,7 +17,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const TX_PER_CONNECTION = Number(process.env.BENCH_TX_PER_CONNECTION ?? 400);
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-chain-"));
+  const dataDir = benchDir("bsn-bench-chain-");
   const common = benchEnv(dataDir, "bench-chain-secret");
   // Set-up on a test server (test captcha, test-only funding and compiling), measured on a production server.
   const { setup, apiKey, testRpc, chainId, keys, address, bytecode } = await keyedChain({

@@ -4,7 +4,7 @@
 // the `send` path (which wakes the relayer), half sent straight to A's message contract from an account of the
 // test's own (found by the relayer's polling). Latency is the call's delivery time minus the time its event was
 // recorded (both the backend's clock), and the wall time from the source transaction to status 1 seen by a reader.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
@@ -22,6 +22,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 40);
 const P99_BUDGET_MS = Number(process.env.BENCH_RELAYER_P99_MS ?? 2_000);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-xc-"));
+process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 const env = readBackendEnv({
   ...process.env,
   DATABASE_URL: undefined,

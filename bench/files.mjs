@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { children, root, serve, stop, vueapi } from "./servers.mjs";
+import { children, demoToken, root, serve, stop, vueapi } from "./servers.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const MB = 1024 * 1024;
@@ -77,13 +77,7 @@ async function main() {
   try {
     // Set-up on a test server (test captcha), measured on a production server over the same data.
     const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1" });
-    const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-    const { token } = await vueapi(setup.base, "/main/user/login", {
-      username: "demoperson",
-      password: "Demo12!@pass",
-      captchaKey,
-      captcha: "BENCH1",
-    });
+    const token = await demoToken(setup.base, "demoperson");
     await stop(setup.child);
 
     const product = await serve({ ...common, NODE_ENV: "production" });

@@ -4,11 +4,11 @@
 // as curl), beside the same file served as a bare static file by the same process (express.static: the
 // machine's ceiling for streaming a file over HTTP here). Prints MB/s and writes test-results/bench/ipfs.json.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { children, root, serve, stop, vueapi } from "./servers.mjs";
+import { benchDir, children, demoToken, root, serve, stop, vueapi } from "./servers.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Downloads in parallel (each a whole 16 MB file); uploads in parallel. */
@@ -62,7 +62,7 @@ async function downloads(url, headers) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-ipfs-"));
+  const dataDir = benchDir("bsn-bench-ipfs-");
   // The bench measures the server's capacity from one address: the doors' per-address rates (docs/decisions/067)
   // leave it alone, as they leave a trusted monitor.
   const common = {
@@ -80,13 +80,7 @@ async function main() {
     // Set-up on a test server (test captcha, a balance granted by the test-only fixtures), measured on a
     // production server over the same data.
     const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
-    const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-    const { token } = await vueapi(setup.base, "/main/user/login", {
-      username: "democompany",
-      password: "Demo12!@pass",
-      captchaKey,
-      captcha: "BENCH1",
-    });
+    const token = await demoToken(setup.base, "democompany");
     await vueapi(setup.base, "/test/fixtures", { grantCents: 1_000_000 }, token);
     // The demo account's unpaid traffic bills block IPFS (SPEC §5): paid first, from the granted balance.
     const due = await vueapi(setup.base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
@@ -164,7 +158,6 @@ async function main() {
   } finally {
     rmSync(staticPath, { force: true });
     await Promise.all(children.map(stop));
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -5,7 +5,7 @@
 // data directory.
 import { createPublicClient, createWalletClient, encodeFunctionData, http, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { serve, vueapi } from "./servers.mjs";
+import { demoToken, serve, vueapi } from "./servers.mjs";
 
 export const COUNTER = `// SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
@@ -37,13 +37,7 @@ export async function keyedChain({ dataDir, secret, senders = 1 }) {
     TEST_CAPTCHA: "BENCH1",
     TEST_FIXTURES: "1",
   });
-  const { captchaKey } = await vueapi(setup.base, "/anon/captcha/create", {});
-  const { token } = await vueapi(setup.base, "/main/user/login", {
-    username: "democompany",
-    password: "Demo12!@pass",
-    captchaKey,
-    captcha: "BENCH1",
-  });
+  const token = await demoToken(setup.base, "democompany");
   const [project] = (await vueapi(setup.base, "/sys/opc/project/list", { pageSize: 10 }, token)).page.rows;
   const { apiKey } = await vueapi(
     setup.base,

@@ -3,13 +3,13 @@
 // loads. Budgets live here (never in a timed test); a broken budget exits 1. See bench/README.md.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { benchDir } from "./servers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bareDir = path.join(root, "bench/bare");
@@ -322,7 +322,7 @@ async function main() {
   // server (React's production build, no test hooks) over the same database and session secret, so the
   // sessions made during set-up stay valid.
   const captcha = "BENCH1";
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-"));
+  const dataDir = benchDir("bsn-bench-");
   // DEMO=1: the demo accounts the bench logs in with, and the sandbox a production server runs only as the demo.
   const common = {
     DATA_DIR: dataDir,

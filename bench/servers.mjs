@@ -1,7 +1,10 @@
 // Servers of the benches that start the product themselves (bench/chain.mjs, bench/ipfs.mjs): a free port,
-// the built product on it (ready at /healthz), its stop, and a /vueapi call that throws on a refusal.
+// the built product on it (ready at /healthz), its stop, a /vueapi call that throws on a refusal, a demo
+// account's sign-in, and data directories that go when the bench's process exits.
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as netServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,4 +58,18 @@ export async function vueapi(base, p, body, token) {
   const json = await res.json();
   if (json.code !== 0) throw new Error(`${p}: ${JSON.stringify(json)}`);
   return json.data;
+}
+
+/** A fresh directory under the system's temporary folder, removed when the bench's process exits (however). */
+export function benchDir(prefix) {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A demo account's /vueapi token on a server started with TEST_CAPTCHA=`captcha`. */
+export async function demoToken(base, username, captcha = "BENCH1") {
+  const { captchaKey } = await vueapi(base, "/anon/captcha/create", {});
+  const { token } = await vueapi(base, "/main/user/login", { username, password: "Demo12!@pass", captchaKey, captcha });
+  return token;
 }

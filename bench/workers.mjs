@@ -5,12 +5,11 @@
 // cores: with 2 workers the database, the engines' worker and both portal processes share them, so the ratio is
 // bounded well below 2.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { benchDir } from "./servers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -109,7 +108,7 @@ async function main() {
     }).status !== 0
   )
     throw new Error("build failed");
-  const pgDir = mkdtempSync(path.join(tmpdir(), "bsn-bench-pg-"));
+  const pgDir = benchDir("bsn-bench-pg-");
   let databaseUrl = process.env.DATABASE_URL;
   const ownPg = !databaseUrl;
   if (ownPg)
@@ -121,7 +120,7 @@ async function main() {
   try {
     const common = {
       DATABASE_URL: databaseUrl,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "bsn-bench-w-")),
+      DATA_DIR: benchDir("bsn-bench-w-"),
       SESSION_SECRET: "bench-workers-secret",
       PAYMENT_WEBHOOK_SECRET: "bench-workers-webhook",
       COOKIE_SECURE: "0",

@@ -1,11 +1,11 @@
 import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { VerState, type ServiceAction } from "#contract/service-status.ts";
 import type { Report, ServiceRow } from "#contract/services.ts";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { useBlockedTarget } from "#app/components/BlockedAction.tsx";
+import { CopyField } from "#app/components/CopyField.tsx";
 import { RowActions, type RowMenuItem } from "#app/components/RowActions.tsx";
 import type { Block } from "#app/lib/blocked.ts";
 import { CONFIGURATION_NEW } from "#app/lib/configuration-urls.ts";
@@ -277,36 +277,23 @@ export function InvitePanel({
   closeTo: string;
 }) {
   const { t } = useTranslation("services");
-  const [hydrated, setHydrated] = useState(false);
-  const [copied, setCopied] = useState(false);
-  useEffect(() => setHydrated(true), []);
   return (
     <section role="dialog" aria-labelledby="invite-title" className="card border-brand-100 bg-brand-50">
       <h2 id="invite-title" className="font-semibold">
         {t("invite.title", { name })}
       </h2>
       <p className="mt-1 text-sm text-slate-700">{t("invite.body", { date: expires })}</p>
-      <label htmlFor="invite-link" className="label mt-3">
-        {t("invite.link")}
-      </label>
-      <div className="flex gap-2">
-        <input
-          id="invite-link"
-          readOnly
-          value={url}
-          className="input font-mono text-xs"
-          onFocus={(e) => e.currentTarget.select()}
-        />
-        {hydrated ? (
-          <button
-            type="button"
-            className="btn-secondary whitespace-nowrap"
-            onClick={() => void navigator.clipboard?.writeText(url).then(() => setCopied(true))}
-          >
-            {copied ? t("invite.copied") : t("invite.copy")}
-          </button>
-        ) : null}
-      </div>
+      <p className="label mt-3">{t("invite.link")}</p>
+      <CopyField
+        value={url}
+        label={t("invite.link")}
+        testId="invite-link"
+        texts={{
+          copy: t("invite.copy"),
+          copied: t("invite.copied"),
+          failed: t("actions.copyFailed", { ns: "common" }),
+        }}
+      />
       <Link to={closeTo} className="link mt-3 inline-block text-sm">
         {t("invite.close")}
       </Link>
