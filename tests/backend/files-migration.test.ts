@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import {
   loginAt,
   registerAndActivate,
   spawnServer,
+  startedDataDir,
   startServer,
   stopServer,
   type Server,
@@ -28,23 +29,6 @@ afterAll(async () => {
 const newDataDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), "bsn-files-"));
   dirs.push(dir);
-  return dir;
-};
-
-/**
- * A data directory as a first start of the server leaves it (migrated, the demo seeded, its secrets made), made
- * once for this file and copied into each test's own: a start on a copy skips the migrations and the seeding,
- * which took most of a start (the migrations from empty are tested by the suite's server and migrations.test.ts).
- */
-let started: Promise<string> | undefined;
-const startedDataDir = async () => {
-  started ??= (async () => {
-    const dir = newDataDir();
-    await stopServer(await startServer(dir));
-    return dir;
-  })();
-  const dir = newDataDir();
-  cpSync(await started, dir, { recursive: true });
   return dir;
 };
 
@@ -78,7 +62,7 @@ async function withDatabase<T>(dataDir: string, work: (db: import("@electric-sql
 describe("the migration of old rows' bytes", () => {
   it("moves them one row at a time, resumes after kill -9, then drops the column", async () => {
     // A database as the release before left it: the bytes in the rows.
-    const dataDir = await startedDataDir();
+    const dataDir = await startedDataDir(newDataDir());
     // Enough rows that the kill (after the third) lands before the last, few enough that writing them through
     // the embedded database and moving them stays short.
     const ROWS = 12;
@@ -136,7 +120,7 @@ const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 describe("a 60 MB upload and download", () => {
   it("adds under 100 MB to the server's memory", async () => {
-    server = await startServer(await startedDataDir());
+    server = await startServer(await startedDataDir(newDataDir()));
     const userName = await registerAndActivate(server);
     const token = (await loginAt(server, userName)).data.token;
     const MB = 1024 * 1024;
