@@ -58,7 +58,8 @@ export default defineConfig({
   webServer: {
     command: "node server/index.js build/index.js",
     url: `${baseURL}/healthz`,
-    timeout: 120_000,
+    // A first start migrates and seeds a fresh database, beside the backend runs (scripts/test.sh).
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

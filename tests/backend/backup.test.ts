@@ -3,7 +3,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_PASSWORD } from "./in-process.ts";
-import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process.ts";
+import {
+  callAt,
+  loginAt,
+  registerAndActivate,
+  startedDataDir,
+  startServer,
+  stopServer,
+  type Server,
+} from "./server-process.ts";
 import { scratchDir } from "../support/scratch.ts";
 
 // docs/decisions/017-data-dir-lock.md: `npm run backup` while the server runs (the server makes the snapshot,
@@ -36,7 +44,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("backup and restore of DATA_D
     "backs up a running server and restores into a fresh folder that a server starts on",
     { timeout: 400_000 },
     async () => {
-      const dataDir = scratchDir("bsn-backup-src-");
+      // A data directory a server has started on before (its first start is not what is tested here).
+      const dataDir = await startedDataDir(scratchDir("bsn-backup-src-"));
       const server = await startServer(dataDir);
       servers.push(server);
       const userName = await registerAndActivate(server);

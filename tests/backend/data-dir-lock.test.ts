@@ -7,6 +7,7 @@ import {
   loginAt,
   registerAndActivate,
   spawnServer,
+  startedDataDir,
   startServer,
   stopServer,
   type Server,
@@ -28,7 +29,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))("one server per DATA_DIR", ()
     "refuses a second server without touching pgdata; after kill -9 the first starts again with its writes",
     { timeout: 400_000 },
     async () => {
-      const dataDir = scratchDir("bsn-lock-");
+      // A data directory a server has started on before (the test is about the next starts).
+      const dataDir = await startedDataDir(scratchDir("bsn-lock-"));
       const first = await startServer(dataDir);
       servers.push(first);
       const pgdata = path.join(dataDir, "pgdata");

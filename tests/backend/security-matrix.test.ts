@@ -11,7 +11,15 @@ import { paths, type VueapiPath } from "#contract/paths.ts";
 import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads.ts";
 import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema.ts";
 import { login } from "./client.ts";
-import { callAt, loginAt, registerAndActivate, startServer, stopServer, type Server } from "./server-process.ts";
+import {
+  callAt,
+  loginAt,
+  registerAndActivate,
+  startedDataDir,
+  startServer,
+  stopServer,
+  type Server,
+} from "./server-process.ts";
 import {
   buildWorld,
   changedKeys,
@@ -1177,7 +1185,8 @@ describe("a participation apply ticket forged on the embedded default", () => {
   };
 
   it("is refused: the private service stays hidden and cannot be applied to; the invitation's own ticket works", async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), "bsn-forged-ticket-"));
+    // A data directory a server has started on before: its own DATA_DIR path and session-secret.
+    dataDir = await startedDataDir(mkdtempSync(path.join(tmpdir(), "bsn-forged-ticket-")));
     server = await startServer(dataDir, { TEST_FIXTURES: "1" });
     const pub = (await loginAt(server, await registerAndActivate(server))).data.token;
     const stranger = (await loginAt(server, await registerAndActivate(server))).data as {

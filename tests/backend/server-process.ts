@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, inject } from "vitest";
 import { freePort } from "../server/support.ts";
@@ -82,6 +83,37 @@ export async function stopServer(server: Server | undefined, signal: "SIGTERM" |
   const force = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(force);
+}
+
+/**
+ * Fills the empty folder `dataDir` with a copy of a data directory as the first start of the built server leaves
+ * it (migrated, the demo seeded, its secrets made; stopped cleanly), for a test about something after that first
+ * start: a start on the copy skips the migrations and the seeding, most of a first start's work. The original is
+ * made once per build and set of migrations in the temporary directory and shared by the run's files (the
+ * migrations from empty are still run by the suite's server, global-setup.ts, and migrations.test.ts). Every copy
+ * has the original's secrets.
+ */
+export async function startedDataDir(dataDir: string): Promise<string> {
+  const key = createHash("sha256")
+    .update(readFileSync(path.join(root, "build/index.js")))
+    .update(readFileSync(path.join(root, "server/index.js")))
+    .update(readFileSync(path.join(root, "backend/db/migrations/meta/_journal.json")))
+    .digest("hex")
+    .slice(0, 16);
+  const original = path.join(tmpdir(), `bsn-started-data-${key}`);
+  if (!existsSync(original)) {
+    const scratch = mkdtempSync(path.join(tmpdir(), "bsn-started-scratch-"));
+    await stopServer(await startServer(scratch));
+    try {
+      // A rename is atomic: another process that made the same original first wins, and this one is dropped.
+      renameSync(scratch, original);
+    } catch (error) {
+      if (!existsSync(original)) throw error;
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  cpSync(original, dataDir, { recursive: true });
+  return dataDir;
 }
 
 /** POSTs a /vueapi path of that server. */
