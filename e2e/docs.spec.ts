@@ -112,6 +112,6 @@ test("the manual has a chapter per service; the DDC vault, User manual and Docum
   await expect(page).toHaveURL(/\/g\/main\/documentation\?page=ddc$/);
   const article = page.getByTestId("doc-article");
   await expect(article.getByRole("heading", { level: 1 })).toHaveText("DDC certificates and account binding");
-  await expect(article.getByRole("heading", { name: "The DDC vault document" })).toBeVisible();
-  await expect(article.getByRole("heading", { name: "Account binding" })).toBeVisible();
+  await expect(article.getByRole("heading", { name: "The DDC vault document", exact: true })).toBeVisible();
+  await expect(article.getByRole("heading", { name: "Account binding", exact: true })).toBeVisible();
 });
