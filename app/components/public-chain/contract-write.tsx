@@ -28,8 +28,9 @@ function WriteFunction({ fn, index, accounts }: { fn: AbiEntry; index: number; a
   const { t } = useTranslation("contracts");
   const location = useLocation();
   const signature = signatureOf(fn);
-  const data = useActionData<WriteReply | { kind?: undefined }>();
-  const reply = data && data.kind === "write" && data.signature === signature ? data : null;
+  // The page's action answers reads and writes: only a write's answer for this function is this form's.
+  const data = useActionData() as { kind?: string; signature?: string } | undefined;
+  const reply = data?.kind === "write" && data.signature === signature ? (data as WriteReply) : null;
   const values = (reply?.result.initialValue?.args ?? []) as unknown[];
   const chosen = reply?.result.initialValue?.accountId;
   const errorsOf = (name: string) => reply?.result.error?.[name] ?? undefined;
