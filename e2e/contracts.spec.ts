@@ -136,3 +136,50 @@ test("democompany's demo token is deployed and answers its read functions", asyn
   await expect(symbol.getByTestId("call-result")).toContainText("DEMO");
   await expect(page.getByTestId("event-row").last().getByTestId("event-name")).toHaveText("Transfer");
 });
+
+const COUNTER = `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.0;
+
+contract Counter {
+  event Changed(address indexed by, uint256 value);
+  uint256 public value;
+
+  function set(uint256 next) external {
+    value = next;
+    emit Changed(msg.sender, next);
+  }
+}
+`;
+
+// Issue 30 item 15b: the contract page sends a write function from a custody account of the project and shows
+// the receipt and the decoded events (JavaScript on and off: without it, on the action's answered page).
+test("sends a write function from a custody account: the receipt and the decoded event, then the new value", async ({
+  page,
+  request,
+  javaScriptEnabled,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const user = await userWithBalance(request, "pcwrite", testInfo, 3_000);
+  const projectId = await enabledProject(request, user.token, `Writes ${testInfo.project.name}`);
+  await custodyAccountWithGas(request, user.token, projectId, "Signer");
+  await logInAs(page, user.userName, PASSWORD);
+
+  await page.goto(`${PC}/Contracts?projectId=${projectId}`);
+  await deploy(page, "Counter", COUNTER, "");
+  const row = await settledRow(page, "Counter", javaScriptEnabled, "Deployed");
+  await row.getByRole("link", { name: "Counter", exact: true }).click();
+
+  const set = page.getByTestId("write-function").filter({ has: page.getByRole("heading", { name: "set(uint256)" }) });
+  await expect(set.getByLabel("Custody account")).toContainText("Signer");
+  await set.getByLabel("next (uint256)").fill("7");
+  await set.getByRole("button", { name: "Send transaction" }).click();
+  const result = set.getByTestId("call-result");
+  await expect(result.getByTestId("tx-hash")).toHaveText(/^0x[0-9a-f]{64}$/);
+  await expect(result.getByTestId("receipt")).toContainText(/Receipt: success in block \d+, gas used \d+/);
+  await expect(result.getByTestId("events")).toContainText("Changed");
+  await expect(result.getByTestId("events")).toContainText("7");
+
+  const value = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "value()" }) });
+  await value.getByRole("button", { name: "Call" }).click();
+  await expect(value.getByTestId("call-result")).toContainText("7");
+});

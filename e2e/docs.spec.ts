@@ -83,3 +83,35 @@ test("an operator publishes an English-only page: it is found by search and show
   await expect(page.getByTestId("flash")).toHaveText("The page was deleted.");
   await expect(page.getByTestId("doc-row").filter({ hasText: slug })).toHaveCount(0);
 });
+
+// Issue 30 item 16 (docs/decisions/077): a chapter per service, and the links that lead into the manual land on a
+// page: the DDC vault document is the DDC chapter, "User manual" and "Documentation" are two places.
+test("the manual has a chapter per service; the DDC vault, User manual and Documentation lead to their own pages", async ({
+  page,
+}) => {
+  await page.goto("/g/main/documentation");
+  const toc = page.getByTestId("docs-toc");
+  for (const title of [
+    "DID: identifiers and credentials",
+    "The online IDE",
+    "DDC certificates and account binding",
+    "Dedicated nodes",
+    "Cross-chain services",
+    "The app store",
+  ])
+    await expect(toc.getByRole("link", { name: title, exact: true })).toBeVisible();
+
+  await logInAs(page, "democompany", "Demo12!@pass");
+  const documentation = page.getByRole("link", { name: "Documentation", exact: true }).first();
+  const manual = page.getByRole("link", { name: "User manual", exact: true });
+  await expect(documentation).toHaveAttribute("href", "/g/main/documentation");
+  await expect(manual).toHaveAttribute("href", "/g/main/documentation?page=getting-started");
+
+  await page.goto("/g/home/DDC");
+  await page.getByTestId("ddc-vault-link").click();
+  await expect(page).toHaveURL(/\/g\/main\/documentation\?page=ddc$/);
+  const article = page.getByTestId("doc-article");
+  await expect(article.getByRole("heading", { level: 1 })).toHaveText("DDC certificates and account binding");
+  await expect(article.getByRole("heading", { name: "The DDC vault document", exact: true })).toBeVisible();
+  await expect(article.getByRole("heading", { name: "Account binding", exact: true })).toBeVisible();
+});

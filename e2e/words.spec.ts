@@ -1,15 +1,21 @@
+import { readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
 import { logInAs, OPERATOR } from "./services-support.ts";
 import { createActiveUser, logIn, PASSWORD, settled, uniqueUser } from "./support.ts";
 import { logInAs as logInToWizard, PNG } from "./wizard-support.ts";
+import { ALLOWED_ENGLISH } from "./words-allowed.ts";
 
 /**
  * Issue 30 items 1-3, as people meet them:
  * 1. no raw translation key is ever painted: the console (a customer and the operator) and the public pages
  *    walked by client-side navigation (menu links, never page.goto), in English and Chinese; a watcher installed
  *    before the first page records every text node that looks like a key the moment it is inserted, so a
- *    key shown for 100 ms fails as surely as one that stays;
+ *    key shown for 100 ms fails as surely as one that stays; on each page, once loaded, no word the glossary
+ *    (locales/glossary.json) says to avoid, and on a Chinese page no English outside user data (marked
+ *    `data-user-content` in the markup), code, text marked with another `lang`, and the allow-list of
+ *    e2e/words-allowed.ts. One browser context per language and role; the JS project only, as a client-side
+ *    walk needs JavaScript (the nojs project renders the same markup on the server);
  * 2. a flash is shown once, on the page it was meant for: the operator's "Two-step verification passed" does not
  *    follow them, the wizard's "Saved." does not sit above a refused next step;
  * 3. the IDE's compile errors are errors: red and announced, marked at their line, and nothing to deploy.
@@ -70,6 +76,77 @@ async function watch(page: Page) {
 const keysNow = (page: Page) => page.evaluate(() => (window as unknown as { __keysNow: () => string[] }).__keysNow());
 const keysSeen = (page: Page) => page.evaluate(() => (window as unknown as { __keysSeen: Seen[] }).__keysSeen);
 
+type Term = { en: string; "zh-CN": string; avoid: string[] };
+/** The glossary's words to avoid, per language (a word that is the term's own word in that language is not). */
+const AVOID = (() => {
+  const terms = Object.values(
+    JSON.parse(readFileSync(new URL("../locales/glossary.json", import.meta.url), "utf8")) as Record<string, unknown>,
+  ).filter((t): t is Term => typeof t === "object" && t !== null);
+  const avoid = (lng: "en" | "zh-CN") =>
+    terms.flatMap((t) => t.avoid.filter((w) => w.toLowerCase() !== t[lng].toLowerCase()));
+  return { en: avoid("en"), "zh-CN": avoid("zh-CN") };
+})();
+
+type Finding = { what: string; text: string; where: string; in: string };
+
+/**
+ * The words on screen now that a reader should not meet: in Chinese, English outside user data
+ * (`data-user-content`), code and the allow-list (e2e/words-allowed.ts); in both languages, a word the glossary
+ * says to avoid. Text nodes and the texts people and assistive technology read from attributes.
+ */
+function wordsNow({ lng, allowed, avoid }: { lng: string; allowed: string[]; avoid: string[] }): Finding[] {
+  const skip =
+    "[data-user-content], script, style, textarea, pre, code, kbd, samp, noscript, .font-mono, .cm-editor, [data-testid=test-mode-banner]";
+  const allow = new Set(allowed);
+  const found: Finding[] = [];
+  const where = location.pathname + location.search;
+  const describe = (el: Element | null) => {
+    if (!el) return "";
+    const id = el.closest("[data-testid]")?.getAttribute("data-testid");
+    return `${el.tagName.toLowerCase()}${id ? ` in [data-testid=${id}]` : ""}`;
+  };
+  const check = (raw: string, el: Element | null) => {
+    const text = raw.replace(/\s+/g, " ").trim();
+    if (!text || !el || el.closest(skip)) return;
+    // Text marked as another language (the language switch, an English fallback) is said in that language.
+    const marked = el.closest("[lang]")?.getAttribute("lang");
+    if (marked && marked !== lng) return;
+    for (const word of avoid)
+      if (text.includes(word))
+        found.push({ what: `avoid "${word}"`, text: text.slice(0, 120), where, in: describe(el) });
+    if (lng !== "zh-CN") return;
+    const plain = text
+      .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, " ") // addresses
+      .replace(/\S+@\S+/g, " ") // e-mail addresses
+      .replace(/\b0x[0-9a-f]+\b/gi, " ") // hashes and chain addresses
+      .replace(/\S*\/\S*/g, " ") // paths
+      .replace(/US\$/g, " ") // dollars as zh-CN's Intl formats them
+      .replace(/\b(?=[A-Z0-9-]*\d)[A-Z0-9]+(?:-[A-Z0-9]+)*\b/g, " ") // record numbers (PC2026…, PC-BJ-01)
+      .replace(/\b\w*_\w*\b/g, " ") // code identifiers (package and function names)
+      .replace(/\b(YYYY|MM|DD)(-(YYYY|MM|DD))+\b/g, " ") // date formats
+      .replace(/\b[\w-]+\.(sol|json|md|txt|zip|js|ts|go|java|png|jpg|svg|pdf|tar|gz|pem|crt|key)\b/gi, " ");
+    for (const [word] of plain.matchAll(/[A-Za-z][A-Za-z0-9]*(?:[.'-][A-Za-z0-9]+)*/g)) {
+      if (allow.has(word) || word.split(/[.-]/).every((part) => allow.has(part) || /^\d+$/.test(part))) continue;
+      found.push({ what: `English "${word}"`, text: text.slice(0, 120), where, in: describe(el) });
+    }
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) check(n.textContent ?? "", n.parentElement);
+  for (const el of document.body.querySelectorAll("[placeholder], [aria-label], [title], img[alt]"))
+    for (const name of ["placeholder", "aria-label", "title", "alt"]) {
+      const value = el.getAttribute(name);
+      if (value) check(value, el);
+    }
+  return found;
+}
+
+/** What `wordsNow` finds on the page now, once per word and page. */
+async function wordsOn(page: Page, lng: "en" | "zh-CN"): Promise<Finding[]> {
+  const found = await page.evaluate(wordsNow, { lng, allowed: [...ALLOWED_ENGLISH], avoid: AVOID[lng] });
+  const once = new Map(found.map((f) => [`${f.where} ${f.what}`, f]));
+  return [...once.values()];
+}
+
 /** Marks the document: still marked after a walk means every step was a client-side navigation. */
 const mark = (page: Page) => page.evaluate(() => ((window as unknown as { __walk: number }).__walk = 1));
 const marked = (page: Page) => page.evaluate(() => (window as unknown as { __walk?: number }).__walk === 1);
@@ -84,9 +161,11 @@ async function linksOf(nav: Locator): Promise<string[]> {
 
 /**
  * Follows each link of `hrefs` (found under `scope`) by clicking it; after each, on the first paint of the new
- * page and again once the network is quiet, no key is on screen, and the page is not an error page.
+ * page and again once the network is quiet, no key is on screen, and the page is not an error page; once loaded,
+ * the words `wordsNow` finds are added to `words`.
  */
-async function walk(page: Page, scope: string, hrefs: string[]) {
+async function walk(page: Page, scope: string, hrefs: string[], lng: "en" | "zh-CN", words: Finding[]) {
+  words.push(...(await wordsOn(page, lng)));
   for (const href of hrefs) {
     await page.locator(`${scope} a[href="${href}"]`).first().click();
     const target = new URL(href, "http://portal.invalid").pathname;
@@ -97,8 +176,12 @@ async function walk(page: Page, scope: string, hrefs: string[]) {
     expect(await keysNow(page), `keys on ${href} once loaded`).toEqual([]);
     // A page that failed to render has no keys either: each one renders its own content.
     await expect(page.getByTestId("error-view"), `${href} renders`).toHaveCount(0);
+    words.push(...(await wordsOn(page, lng)));
   }
 }
+
+/** The findings as one readable list (a failure names every word and where it was, not only the first). */
+const listed = (words: Finding[]) => [...new Set(words.map((f) => `${f.where} ${f.what} (${f.in}): ${f.text}`))];
 
 /** Switches the page's language with its own link (a document load, as without JavaScript). */
 async function switchTo(page: Page, lng: "en" | "zh-CN") {
@@ -117,9 +200,11 @@ test.describe("no raw keys on client-side navigation", () => {
       await page.goto("/g/main/index");
       if (lng !== "en") await switchTo(page, lng);
       await mark(page);
-      await walk(page, "header nav", await linksOf(page.locator("header nav").first()));
+      const words: Finding[] = [];
+      await walk(page, "header nav", await linksOf(page.locator("header nav").first()), lng, words);
       expect(await marked(page), "the public pages were reached without a page load").toBe(true);
       expect(await keysSeen(page)).toEqual([]);
+      expect(listed(words)).toEqual([]);
     });
 
     test(`a customer's console (${lng})`, async ({ page }) => {
@@ -130,9 +215,11 @@ test.describe("no raw keys on client-side navigation", () => {
       expect(await keysSeen(page)).toEqual([]);
       if (lng !== "en") await switchTo(page, lng);
       await mark(page);
-      await walk(page, "aside nav", await linksOf(page.locator("aside nav")));
+      const words: Finding[] = [];
+      await walk(page, "aside nav", await linksOf(page.locator("aside nav")), lng, words);
       expect(await marked(page), "the console was walked without a page load").toBe(true);
       expect(await keysSeen(page)).toEqual([]);
+      expect(listed(words)).toEqual([]);
     });
 
     test(`the operator's console and operations (${lng})`, async ({ page }) => {
@@ -141,7 +228,8 @@ test.describe("no raw keys on client-side navigation", () => {
       await logInAs(page, OPERATOR.userName, OPERATOR.password);
       if (lng !== "en") await switchTo(page, lng);
       await mark(page);
-      await walk(page, "aside nav", await linksOf(page.locator("aside nav")));
+      const words: Finding[] = [];
+      await walk(page, "aside nav", await linksOf(page.locator("aside nav")), lng, words);
       await page.locator("aside nav a[href='/g/home/operations']").click();
       await expect(page).toHaveURL(/\/g\/home\/operations\//);
       // The operations tabs (a queue's own filters, "?queue=…", are links of that page only).
@@ -149,9 +237,10 @@ test.describe("no raw keys on client-side navigation", () => {
         (h) => h.startsWith("/g/home/operations/") && !h.includes("?"),
       );
       expect(tabs.length).toBeGreaterThan(5);
-      await walk(page, "main nav", tabs);
+      await walk(page, "main nav", tabs, lng, words);
       expect(await marked(page), "the operator's console was walked without a page load").toBe(true);
       expect(await keysSeen(page)).toEqual([]);
+      expect(listed(words)).toEqual([]);
     });
   }
 });

@@ -322,7 +322,10 @@ export function ReviewQueue<Row extends QueueRecord>({
                   </p>
                   <p className="text-lg font-semibold">{amount(row)}</p>
                   <p>
-                    {t("ops.user")}: {row.userName} ({row.realName})
+                    {t("ops.user")}:{" "}
+                    <span data-user-content="">
+                      {row.userName} ({row.realName})
+                    </span>
                   </p>
                   <p className="text-slate-500">{formatDate(row.createdAt, language, true)}</p>
                   {extra(row)}

@@ -133,7 +133,10 @@ export function RowActions({
   const button = (
     <>
       {t("rowActions.more")}
-      <span className="sr-only"> {t("rowActions.of", { name })}</span>
+      <span className="sr-only" data-user-content="">
+        {" "}
+        {t("rowActions.of", { name })}
+      </span>
     </>
   );
   return (

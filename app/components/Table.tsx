@@ -10,6 +10,8 @@ export type Column<Row> = {
   /** Extra classes of the column's cells (not of its heading). */
   className?: string;
   cellTestId?: string;
+  /** The cells print what people entered (names, descriptions): marked `data-user-content` (e2e/words.spec.ts). */
+  userContent?: boolean;
 };
 
 export type RowAttributes = { title?: string; "aria-selected"?: boolean };
@@ -94,6 +96,7 @@ export function Table<Row>(props: TableProps<Row>) {
             key={i}
             className={[numeric(column.numeric, "tabular-nums"), column.className ?? ""].filter(Boolean).join(" ")}
             data-testid={column.cellTestId}
+            data-user-content={column.userContent ? "" : undefined}
           >
             {column.cell(row)}
           </td>

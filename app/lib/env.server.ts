@@ -25,8 +25,8 @@ const envSchema = z.object({
   COOKIE_SECURE: z.enum(["0", "1"]).optional(),
   /** Links to user manuals and the source repository shown in the top bar and developer pages. */
   /** SPEC §9 static document links: the DDC vault document, linked from the DDC pages (docs/decisions/045). */
-  DDC_VAULT_URL: z.string().default("/g/main/documentation#ddc-vault"),
-  USER_MANUAL_URL: z.string().default("/g/main/documentation"),
+  DDC_VAULT_URL: z.string().default("/g/main/documentation?page=ddc"),
+  USER_MANUAL_URL: z.string().default("/g/main/documentation?page=getting-started"),
   /** The product's source repository (the developer community's entry, opened in a new window); unset: no entry. */
   SOURCE_REPOSITORY_URL: z.string().url().optional(),
   /** The demo and the payment provider, read as the backend reads them (backend/env.ts), for the test-mode banner. */

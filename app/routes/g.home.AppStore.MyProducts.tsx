@@ -147,7 +147,9 @@ export default function MyProducts() {
                 <Cover kind="product" id={p.productId} name={p.name} hasCover={p.hasCover} size="h-16 w-16" />
                 <div className="min-w-0 flex-1 space-y-1">
                   <div className="flex flex-wrap items-center gap-2">
-                    <h2 className="font-semibold">{p.name}</h2>
+                    <h2 className="font-semibold" data-user-content="">
+                      {p.name}
+                    </h2>
                     <ProductStatusBadge status={p.status} />
                   </div>
                   <p className="text-xs text-slate-500">
@@ -159,7 +161,7 @@ export default function MyProducts() {
                   </p>
                   {p.reviewComments ? (
                     <p className="text-sm text-red-700">
-                      {t("mine.reviewComments")}: {p.reviewComments}
+                      {t("mine.reviewComments")}: <span data-user-content="">{p.reviewComments}</span>
                     </p>
                   ) : null}
                   <Form method="post" id={formId} action={action} className="flex flex-wrap items-center gap-2 pt-1">

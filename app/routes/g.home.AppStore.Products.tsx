@@ -73,16 +73,19 @@ export default function StoreProducts() {
             hasCover={p.hasCover}
             testId="store-product"
           >
-            <h2 className="font-semibold">
+            <h2 className="font-semibold" data-user-content="">
               <Link to={`/g/home/AppStore/Product?id=${p.productId}`} className="link">
                 {p.name}
               </Link>
             </h2>
             <p className="text-xs text-slate-500">
               {t(`productTypes.${p.productType}`)}
-              {p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {p.owner}
+              {p.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}:{" "}
+              <span data-user-content="">{p.owner}</span>
             </p>
-            <p className="line-clamp-2 text-sm text-slate-700">{p.brief}</p>
+            <p className="line-clamp-2 text-sm text-slate-700" data-user-content="">
+              {p.brief}
+            </p>
             <p className="text-sm">
               <span className="font-semibold">{formatUsd(p.suggestedPriceCents, language)}</span>{" "}
               {t(`payModes.${p.payMode}`)} · {t("products.listed")}: {formatDate(p.listedAt, language)} ·{" "}

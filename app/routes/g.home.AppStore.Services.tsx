@@ -70,16 +70,18 @@ export default function StoreServices() {
             testId="store-service"
           >
             <div className="flex flex-wrap items-center justify-between gap-2">
-              <h2 className="font-semibold">
+              <h2 className="font-semibold" data-user-content="">
                 <Link to={`/g/home/AppStore/Service?appId=${s.appId}`} className="link">
                   {s.name}
                 </Link>
               </h2>
               <ParticipationBadge participation={s.participation} own={s.own} />
             </div>
-            <p className="line-clamp-2 text-sm text-slate-700">{s.description}</p>
+            <p className="line-clamp-2 text-sm text-slate-700" data-user-content="">
+              {s.description}
+            </p>
             <p className="text-xs text-slate-500">
-              {t("services.publisher")}: {s.publisher}
+              {t("services.publisher")}: <span data-user-content="">{s.publisher}</span>
               {s.industry ? ` · ${t(`wizard:industries.${s.industry}`, { defaultValue: s.industry })}` : ""} ·{" "}
               {t("services.published")}: {formatDate(s.publishedAt, language)}
             </p>

@@ -111,6 +111,7 @@ export default function NewsEvents() {
                   <Link
                     to={`/g/home/DeveloperCommunity/News_EventsDetail?eventId=${p.postId}`}
                     className="hover:text-brand-700"
+                    lang={p.fallback ?? undefined}
                   >
                     {p.title}
                   </Link>

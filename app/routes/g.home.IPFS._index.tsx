@@ -58,7 +58,7 @@ export default function IpfsServices() {
           action={
             <>
               <p className="mt-2 text-sm">
-                <Link className="link" to="/g/main/documentation#ipfs-gateway">
+                <Link className="link" to="/g/main/documentation?page=ipfs-gateway">
                   {t("list.guide")}
                 </Link>
               </p>

@@ -99,9 +99,15 @@ export default function ParticipationManagement() {
         >
           {page.rows.map((r) => (
             <tr key={r.appJoinAuditId}>
-              <td className={td}>{r.name}</td>
-              <td className={td}>{r.applicant}</td>
-              <td className={td}>{r.roleName}</td>
+              <td className={td} data-user-content="">
+                {r.name}
+              </td>
+              <td className={td} data-user-content="">
+                {r.applicant}
+              </td>
+              <td className={td} data-user-content="">
+                {r.roleName}
+              </td>
               <td className={td}>{formatDate(r.createdAt, language, true, false)}</td>
               <td className={`${td} space-x-1`}>
                 <AuditBadge auditState={r.auditState} />

@@ -151,6 +151,7 @@ export default function PublishedServices() {
           {
             header: t("list.name"),
             className: "font-medium",
+            userContent: true,
             cell: (row) => (
               <Link className="link" to={detailHref(row)}>
                 {row.name}

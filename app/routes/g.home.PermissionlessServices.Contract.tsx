@@ -2,11 +2,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ContractStatus, contractCallSchema } from "#contract/contracts.ts";
+import { ContractStatus, contractCallSchema, contractWriteSchema } from "#contract/contracts.ts";
+import { KeyType } from "#contract/public-chain-codes.ts";
 import { Field } from "#app/components/details.tsx";
 import { AbiTables, EventsTable, ReadFunctions } from "#app/components/public-chain/contract-detail.tsx";
 import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
+import { WriteFunctions } from "#app/components/public-chain/contract-write.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -18,7 +20,7 @@ import { PageHeader } from "#app/components/PageHeader.tsx";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = {
-  i18n: ["publicChain", "contracts", "services"],
+  i18n: ["publicChain", "contracts", "services", "ide"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
@@ -29,13 +31,14 @@ export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("publicChainContract", (d: { contract?: { name: string } }) => d.contract?.name);
 
 const EVENTS_PAGE_SIZE = 10;
-const INTENTS = ["call", "redeploy"] as const;
+const INTENTS = ["call", "write", "redeploy"] as const;
 
 /**
  * SPEC §4 Contract deployment, one contract: its deployment (status, address, transaction, block, gas, the
  * failure's reason), its ABI (functions and events, and the raw JSON), its read functions called with eth_call
- * (a form per function; without JavaScript the result is on the answered page) and its decoded events, newest
- * first.
+ * (a form per function; without JavaScript the result is on the answered page), its write functions sent from
+ * one of the project's custody accounts (issue 30 item 15b: the receipt and decoded events, on the answered page
+ * too) and its decoded events, newest first.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -52,7 +55,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
           })
         ).page
       : null;
-  return json({ contract, events, language: viewer.language });
+  const accounts =
+    contract.status === ContractStatus.SUCCESS
+      ? (
+          await api.load("/sys/opc/account/list", { projectId: contract.projectId, pageIndex: 1, pageSize: 50 })
+        ).page.rows
+          .filter((a) => a.keyType === KeyType.CUSTODY)
+          .map((a) => ({ accountId: a.accountId, name: a.name, address: a.address }))
+      : [];
+  return json({ contract, events, accounts, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -70,6 +81,7 @@ export async function action({ request }: ActionFunctionArgs) {
       "contracts:flash.redeploying",
     );
   formData.set("contractId", String(contractId));
+  if (intent === "write") return write(api, formData);
   const submission = parseWithZod(formData, { schema: contractCallSchema });
   const signature = String(formData.get("signature") ?? "");
   if (submission.status !== "success")
@@ -84,8 +96,23 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ signature, result: submission.reply(), outputs: result.data.outputs });
 }
 
+/** A write function's transaction: refused at its field, or the receipt and decoded events (never a 5xx). */
+async function write(api: ReturnType<typeof apiFor>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: contractWriteSchema });
+  const signature = String(formData.get("signature") ?? "");
+  if (submission.status !== "success")
+    return json({ kind: "write" as const, signature, result: submission.reply(), sent: null }, { status: 400 });
+  const result = await api.call("/sys/opc/contract/write", submission.value);
+  if (!result.ok)
+    return json(
+      { kind: "write" as const, signature, result: replyWithFailure(submission, result), sent: null },
+      { status: result.status === 404 ? 404 : 400 },
+    );
+  return json({ kind: "write" as const, signature, result: submission.reply(), sent: result.data });
+}
+
 export default function ContractPage() {
-  const { contract: c, events, language } = useLoaderData<typeof loader>();
+  const { contract: c, events, accounts, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("contracts");
   const location = useLocation();
   const underWay = isUnderWay(c.status);
@@ -188,6 +215,9 @@ export default function ContractPage() {
       </section>
       {c.abi ? <AbiTables abi={c.abi} /> : null}
       {c.abi && c.status === ContractStatus.SUCCESS ? <ReadFunctions abi={c.abi} /> : null}
+      {c.abi && c.status === ContractStatus.SUCCESS ? (
+        <WriteFunctions abi={c.abi} accounts={accounts} projectId={c.projectId} />
+      ) : null}
       {events ? <EventsTable page={events} language={language} /> : null}
     </div>
   );

@@ -138,7 +138,7 @@ export default function PublicChainHome() {
           >
             {page.rows.map((p) => (
               <tr key={p.projectId} data-testid="project-row">
-                <td className={td}>
+                <td className={td} data-user-content="">
                   <Link className="link" to={projectHref(p.projectId)}>
                     {p.name}
                   </Link>

@@ -65,7 +65,9 @@ export default function TestServices() {
         >
           {page.rows.map((s) => (
             <tr key={s.testServiceId} data-testid="test-service-row">
-              <td className={td}>{s.name}</td>
+              <td className={td} data-user-content="">
+                {s.name}
+              </td>
               <td className={td}>{s.version}</td>
               <td className={td}>{t(`platforms.${s.platform}`)}</td>
               <td className={td}>{s.deployTime ? formatDate(s.deployTime, language, true, false) : "—"}</td>

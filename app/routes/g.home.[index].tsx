@@ -107,7 +107,7 @@ export default function HomeIndex() {
         <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
           <div>
             <dt className="text-slate-500">{t("console.userName")}</dt>
-            <dd className="font-medium" data-testid="summary-username">
+            <dd className="font-medium" data-testid="summary-username" data-user-content="">
               {user.userName}
             </dd>
           </div>
@@ -118,7 +118,9 @@ export default function HomeIndex() {
           {user.companyName ? (
             <div>
               <dt className="text-slate-500">{t("console.company")}</dt>
-              <dd className="font-medium">{user.companyName}</dd>
+              <dd className="font-medium" data-user-content="">
+                {user.companyName}
+              </dd>
             </div>
           ) : null}
           <div>

@@ -48,7 +48,7 @@ export default function AuditLogPage() {
       cell: (e) => formatDate(e.at, language, true, false),
       className: "whitespace-nowrap",
     },
-    { header: t("columns.actor"), cell: (e) => e.actorName },
+    { header: t("columns.actor"), cell: (e) => e.actorName, userContent: true },
     {
       header: t("columns.action"),
       cell: (e) => t(`actions.${e.action}`, { defaultValue: e.action }),
@@ -65,7 +65,12 @@ export default function AuditLogPage() {
       cell: (e) => (e.decision ? t(`decisions.${e.decision}`, { defaultValue: e.decision }) : "—"),
       cellTestId: "audit-decision",
     },
-    { header: t("columns.comments"), cell: (e) => e.comments ?? "", className: "max-w-xs break-words" },
+    {
+      header: t("columns.comments"),
+      cell: (e) => e.comments ?? "",
+      className: "max-w-xs break-words",
+      userContent: true,
+    },
     {
       header: t("columns.details"),
       cell: (e) => <span className="font-mono text-xs">{detailsText(e.details)}</span>,

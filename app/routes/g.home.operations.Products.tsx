@@ -54,17 +54,21 @@ function ProductItem({ item, language }: { item: Item; language: Language }) {
       <div className="flex flex-wrap gap-4">
         <Cover kind="product" id={item.productId} name={item.name} hasCover={item.hasCover} size="h-16 w-16" />
         <div className="min-w-0 flex-1 space-y-1">
-          <h2 id={`product-title-${item.productId}`} className="font-semibold">
+          <h2 id={`product-title-${item.productId}`} className="font-semibold" data-user-content="">
             {item.name}
           </h2>
           <p className="text-xs text-slate-500">
             {t(`productTypes.${item.productType}`)}
-            {item.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}: {item.owner} ·{" "}
-            {formatUsd(item.suggestedPriceCents, language)} {t(`payModes.${item.payMode}`)} · {t("ops.submitted")}:{" "}
-            {formatDate(item.createdAt, language, true)}
+            {item.company ? ` · ${t("products.company")}` : ""} · {t("products.owner")}:{" "}
+            <span data-user-content="">{item.owner}</span> · {formatUsd(item.suggestedPriceCents, language)}{" "}
+            {t(`payModes.${item.payMode}`)} · {t("ops.submitted")}: {formatDate(item.createdAt, language, true)}
           </p>
-          <p className="text-sm text-slate-700">{item.brief}</p>
-          <p className="whitespace-pre-line text-sm text-slate-600">{item.description}</p>
+          <p className="text-sm text-slate-700" data-user-content="">
+            {item.brief}
+          </p>
+          <p className="whitespace-pre-line text-sm text-slate-600" data-user-content="">
+            {item.description}
+          </p>
         </div>
       </div>
       <DecisionForm

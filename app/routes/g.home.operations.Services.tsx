@@ -117,11 +117,12 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
     >
       <div className="space-y-1 text-sm">
         <h3 id={`ops-service-${row.appVerId}-title`} className="flex flex-wrap items-center gap-2 font-semibold">
-          {row.name} <span className="font-normal text-slate-500">{row.version}</span>{" "}
+          <span data-user-content="">{row.name}</span> <span className="font-normal text-slate-500">{row.version}</span>{" "}
           <StatusBadge verState={row.verState} />
         </h3>
         <p>
-          {t("ops.publisher")}: {row.publisher} · <span className="font-mono text-xs">{row.appCode}</span>
+          {t("ops.publisher")}: <span data-user-content="">{row.publisher}</span> ·{" "}
+          <span className="font-mono text-xs">{row.appCode}</span>
         </p>
         <p className="text-slate-500">
           {t(row.verState === VerState.RUNNING ? "ops.running.runningSince" : "ops.running.suspendedSince", {
@@ -130,7 +131,7 @@ function ServiceItem({ row, language }: { row: Row; language: Language }) {
         </p>
         {row.suspendComments ? (
           <p data-testid="suspend-comments">
-            {t("ops.running.suspendComments")}: {row.suspendComments}
+            {t("ops.running.suspendComments")}: <span data-user-content="">{row.suspendComments}</span>
           </p>
         ) : null}
         {row.enableRequestedAt ? (

@@ -145,10 +145,10 @@ export default function ContactInformationPage() {
         rowTestId="contact"
         empty={t("contacts.empty")}
         columns={[
-          { header: t("contacts.name"), className: "font-medium", cell: (c) => c.name },
+          { header: t("contacts.name"), className: "font-medium", cell: (c) => c.name, userContent: true },
           { header: t("contacts.mobile"), cell: (c) => c.mobile },
           { header: t("contacts.email"), cell: (c) => c.email },
-          { header: t("contacts.department"), cell: (c) => c.department },
+          { header: t("contacts.department"), cell: (c) => c.department, userContent: true },
           {
             header: <span className="sr-only">{t("contacts.actions")}</span>,
             className: "whitespace-nowrap text-right",
@@ -158,6 +158,7 @@ export default function ContactInformationPage() {
                   to={keep({ edit: String(c.contactId) })}
                   className="link"
                   aria-label={t("contacts.editOne", { name: c.name })}
+                  data-user-content=""
                 >
                   {t("contacts.edit")}
                 </Link>
@@ -165,6 +166,7 @@ export default function ContactInformationPage() {
                   to={keep({ delete: String(c.contactId) })}
                   className="link ml-3 text-red-600"
                   aria-label={t("contacts.deleteOne", { name: c.name })}
+                  data-user-content=""
                 >
                   {t("contacts.delete")}
                 </Link>

@@ -99,7 +99,11 @@ export default function MessageCenter() {
           {page.rows.map((m) => (
             <li key={m.messageId} className="flex items-start justify-between gap-4 p-4" data-testid="message">
               <div>
-                <p className={m.status === MessageStatus.UNREAD ? "font-semibold text-slate-900" : "text-slate-700"}>
+                {/* The message's words are the locale's; its names (services, people) are what users entered. */}
+                <p
+                  className={m.status === MessageStatus.UNREAD ? "font-semibold text-slate-900" : "text-slate-700"}
+                  data-user-content=""
+                >
                   {m.status === MessageStatus.UNREAD ? (
                     <span className="mr-2 inline-block h-2 w-2 rounded-full bg-brand-600" aria-hidden="true" />
                   ) : null}

@@ -97,7 +97,9 @@ export default function MyBills() {
       header: t("bills.service"),
       cell: (b) => (
         <>
-          <span className="block text-slate-900">{billSubject(t, b)}</span>
+          <span className="block text-slate-900" data-user-content="">
+            {billSubject(t, b)}
+          </span>
           <span className="block text-xs text-slate-500">
             {billTypeLabel(t, b.billType)} · {billCycleLabel(t, b)}
           </span>

@@ -59,12 +59,23 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
-function ReadOnly({ label, value, children }: { label: string; value: string | null; children?: React.ReactNode }) {
+/** A field as entered; `words` when the value is the page's own words (marked as user data otherwise). */
+function ReadOnly({
+  label,
+  value,
+  words,
+  children,
+}: {
+  label: string;
+  value: string | null;
+  words?: boolean;
+  children?: React.ReactNode;
+}) {
   return (
     <div>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
       <dd className="mt-1 text-sm text-slate-900">
-        {value || "—"}
+        <span data-user-content={words ? undefined : ""}>{value || "—"}</span>
         {children}
       </dd>
     </div>
@@ -100,7 +111,7 @@ export default function InformationPage() {
         </h2>
         <dl className="mt-4 grid gap-4 sm:grid-cols-2">
           <ReadOnly label={t("information.userName")} value={profile.userName} />
-          <ReadOnly label={t("information.membership")} value={t(`common:userType.${profile.userType}`)} />
+          <ReadOnly label={t("information.membership")} value={t(`common:userType.${profile.userType}`)} words />
           <ReadOnly label={t("information.realName")} value={profile.realName} />
           <ReadOnly label={t("information.email")} value={profile.email}>
             {support}

@@ -48,7 +48,7 @@ const CASES: { area: string; item: string; seeded: number; quote: (user: string)
   },
   {
     area: "dedicatedHost",
-    item: "c4m8 (4 CPU, 8 GB)",
+    item: "4 vCPU, 8 GB memory",
     seeded: 5500,
     // A month of 2 peers on c4m8 with 20 GB: the base, then per peer the host and the capacity.
     quote: async (user) => ((await quoteOf(user, "c4m8", 20)) - 2000 - 2 * 400) / 2,

@@ -56,7 +56,7 @@ export function PostAdminList({ title }: { title: string }) {
                 <div className="flex flex-wrap items-center gap-2">
                   <h3 className="font-semibold">
                     {p.version ? <span className="font-mono">{p.version} · </span> : null}
-                    {p.title}
+                    <span data-user-content="">{p.title}</span>
                   </h3>
                   <Badge tone={p.published ? "ok" : "off"}>{t(p.published ? "ops.published" : "ops.draft")}</Badge>
                   {!p.titleEn || !p.titleZh ? <Badge tone="wait">{t("ops.oneLanguage")}</Badge> : null}

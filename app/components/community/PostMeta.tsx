@@ -24,7 +24,7 @@ export function PostMeta({ post, language }: { post: EventFields; language: Lang
           </span>
           {post.location ? (
             <span>
-              · {t("event.location")}: {post.location}
+              · {t("event.location")}: <span data-user-content="">{post.location}</span>
             </span>
           ) : null}
         </>

@@ -26,8 +26,12 @@ export function DocsSearch({ q, lang }: { q: string; lang: string }) {
         </label>
         <select id="docs-lang" name="lang" defaultValue={lang} className="input">
           <option value="">{t("search.both")}</option>
-          <option value="en">English</option>
-          <option value="zh-CN">中文</option>
+          <option value="en" lang="en">
+            English
+          </option>
+          <option value="zh-CN" lang="zh-CN">
+            中文
+          </option>
         </select>
       </div>
       <button type="submit" className="btn-primary">

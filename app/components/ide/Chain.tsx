@@ -265,7 +265,8 @@ function FunctionForm({
   );
 }
 
-function CallResult({ result }: { result: IdeCallResult }) {
+/** A call's answer: outputs, or the transaction, its receipt and its decoded events (also the contract page's writes). */
+export function CallResult({ result }: { result: IdeCallResult }) {
   const { t } = useTranslation("ide");
   return (
     <div className="mt-3 space-y-2 rounded-md bg-slate-50 p-2 text-xs" role="status" data-testid="call-result">

@@ -203,7 +203,7 @@ export function CommandLineGuide({ service: s, origin }: { service: IpfsService;
       <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{`curl -H "Authorization: Bearer <${t("key.download")}>" -o report.pdf ${base}/ipfs/<CID>\ncurl -H "Authorization: Bearer <${t("key.download")}>" -H "Range: bytes=0-1023" ${base}/ipfs/<CID>`}</pre>
       <p className="text-slate-600">
         {t("cli.more")}{" "}
-        <Link className="link" to="/g/main/documentation#ipfs-gateway">
+        <Link className="link" to="/g/main/documentation?page=ipfs-gateway">
           {t("list.guide")}
         </Link>
       </p>

@@ -68,11 +68,11 @@ export function CertificationView({
         <dl className="grid gap-2 text-sm sm:grid-cols-2">
           <div>
             <dt className="text-slate-500">{t("information.companyName")}</dt>
-            <dd>{cert.companyName ?? "—"}</dd>
+            <dd data-user-content="">{cert.companyName ?? "—"}</dd>
           </div>
           <div>
             <dt className="text-slate-500">{t("information.country")}</dt>
-            <dd>{cert.country ?? "—"}</dd>
+            <dd data-user-content="">{cert.country ?? "—"}</dd>
           </div>
           <div>
             <dt className="text-slate-500">{t("information.creditCode")}</dt>
@@ -80,7 +80,7 @@ export function CertificationView({
           </div>
           <div>
             <dt className="text-slate-500">{t("certification.licence")}</dt>
-            <dd>{cert.licenceName ?? "—"}</dd>
+            <dd data-user-content="">{cert.licenceName ?? "—"}</dd>
           </div>
           <div>
             <dt className="text-slate-500">{t("certification.submittedAt")}</dt>

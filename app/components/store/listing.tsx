@@ -29,7 +29,7 @@ export function Cover({
         aria-label={t("noCover")}
         role="img"
       >
-        {name.slice(0, 1).toUpperCase()}
+        <span data-user-content="">{name.slice(0, 1).toUpperCase()}</span>
       </div>
     );
   }
@@ -37,6 +37,7 @@ export function Cover({
     <img
       src={`/g/home/AppStore/Cover?kind=${kind}&id=${id}`}
       alt={t("cover", { name })}
+      data-user-content=""
       className={`${size} shrink-0 rounded-md object-cover`}
       loading="lazy"
     />

@@ -32,9 +32,10 @@ const HOST = PRICE_AREAS.dedicatedHost;
 const CAPACITY = PRICE_AREAS.dedicatedCapacity;
 const FEE = PRICE_AREAS.dedicatedBase;
 
-const hostName = (h: { code: string; cpu: number; memoryGb: number }) => `${h.code} (${h.cpu} CPU, ${h.memoryGb} GB)`;
-const hostNameZh = (h: { code: string; cpu: number; memoryGb: number }) =>
-  `${h.code}（${h.cpu} 核 CPU，${h.memoryGb} GB 内存）`;
+// Named as people read a host (issue 30 item 7: names, never codes such as "c2m4"), in the words of
+// dedicatedNodes.json's hostConfig.
+const hostName = (h: { cpu: number; memoryGb: number }) => `${h.cpu} vCPU, ${h.memoryGb} GB memory`;
+const hostNameZh = (h: { cpu: number; memoryGb: number }) => `${h.cpu} 核 vCPU，${h.memoryGb} GB 内存`;
 
 export const dedicatedHostPrices: PriceAreaStore = {
   async items(q) {

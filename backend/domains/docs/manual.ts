@@ -30,6 +30,12 @@ export const MANUAL_TREE: readonly { key: string; parent: string | null }[] = [
   { key: "contract-deployment", parent: "public-chain" },
   { key: "ipfs", parent: null },
   { key: "ipfs-gateway", parent: "ipfs" },
+  { key: "did", parent: null },
+  { key: "ide", parent: null },
+  { key: "ddc", parent: "public-chain" },
+  { key: "dedicated-nodes", parent: null },
+  { key: "cross-chain", parent: "consortium" },
+  { key: "app-store", parent: null },
   { key: "developer-community", parent: null },
 ];
 
