@@ -178,6 +178,15 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/prn/quote",
   "/sys/prn/list",
   "/sys/prn/create",
+  // Teams (issue 33): the caller's own accounts and team; an invitation is named by its link or by an id of the
+  // caller's own account (another account's is refused in tests/backend/teams.test.ts).
+  "/main/team/accounts",
+  "/main/team/invitation",
+  "/main/team/accept",
+  "/sys/team/members",
+  "/sys/team/invite",
+  "/sys/team/resend",
+  "/sys/team/cancelInvitation",
 ]);
 
 /**
