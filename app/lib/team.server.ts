@@ -17,8 +17,8 @@ export async function requirePermission(request: Request, viewer: Viewer, permis
 }
 
 /** The number in a form field, or null. */
-const idOf = (form: FormData, name: string) => {
-  const n = Number(form.get(name));
+const idOf = (form: FormData, field: string) => {
+  const n = Number(form.get(field));
   return Number.isInteger(n) && n > 0 ? n : null;
 };
 

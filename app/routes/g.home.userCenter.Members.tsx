@@ -7,7 +7,7 @@ import { withNamespaces } from "#app/lib/namespaces.ts";
 import { positiveParam } from "#app/lib/params.ts";
 import { teamIntent } from "#app/lib/team.server.ts";
 
-export const handle = { breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.members" }] };
+export const handle = { i18n: ["common"], breadcrumb: [{ key: "menu.userCenter" }, { key: "menu.members" }] };
 export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("members");
 
