@@ -15,7 +15,8 @@ export type MailKind =
   | "supportTicketLink"
   | "supportReply"
   | "newsletterConfirm"
-  | "newsletter";
+  | "newsletter"
+  | "teamInvitation";
 
 /**
  * What a mail may carry beside its text: an HTML part (already safe: rendered by the caller, e.g. Markdown through

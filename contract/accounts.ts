@@ -13,6 +13,7 @@ import {
   username,
 } from "./rules.ts";
 import { UPLOAD_KINDS, uploadRefSchema } from "./uploads.ts";
+import { TEAM_ROLES } from "./team-roles.ts";
 import { creditCodeProblem } from "./certification.ts";
 
 /* ----------------------------------------------------------------------------------------------
@@ -225,6 +226,21 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/**
+ * getClientInfo: the account the session acts for (the user above) and the login acting in it with its role
+ * (issue 33, docs/decisions/075); `member` is the account's own login, owner, unless the session switched.
+ */
+export const clientInfoSchema = userSchema.extend({
+  member: z
+    .object({
+      memberId: z.number().int(),
+      userName: z.string(),
+      realName: z.string().nullable(),
+      role: z.enum(TEAM_ROLES),
+    })
+    .optional(),
+});
+
 export const captchaDataSchema = z.object({
   captchaKey: z.string(),
   /** A PNG image as a data: URI, so the page needs no second request and no JavaScript. */
@@ -267,9 +283,20 @@ export const accountPaths = {
     // An operator's token is good only for the second step until it is passed (docs/decisions/022).
     data: loginDataSchema.extend({ secondFactor: z.enum(SECOND_FACTOR_STEPS).nullable() }),
   },
-  "/main/user/logout": { auth: "user", beforeSecondFactor: true, payload: anyPayload, data: nothing },
+  "/main/user/logout": {
+    auth: "user",
+    permission: "own",
+    beforeSecondFactor: true,
+    payload: anyPayload,
+    data: nothing,
+  },
   /** Revokes every live token of the account, the caller's too (docs/decisions/021); answers how many. */
-  "/main/user/logoutEverywhere": { auth: "user", payload: anyPayload, data: logoutEverywhereDataSchema },
-  "/main/getClientInfo": { auth: "user", payload: anyPayload, data: userSchema },
-  "/main/updatePassword": { auth: "user", payload: anyPayload, data: nothing },
+  "/main/user/logoutEverywhere": {
+    auth: "user",
+    permission: "own",
+    payload: anyPayload,
+    data: logoutEverywhereDataSchema,
+  },
+  "/main/getClientInfo": { auth: "user", permission: "read", payload: anyPayload, data: clientInfoSchema },
+  "/main/updatePassword": { auth: "user", permission: "own", payload: anyPayload, data: nothing },
 } satisfies Record<string, PathSpec>;

@@ -53,6 +53,11 @@ export const billAppConfigSchema = z.object({
 });
 
 export const billInfoPaths = {
-  "/sys/system/clientInfo/h5payInfo": { auth: "user", payload: billRef, data: billPayInfoSchema },
-  "/sys/system/clientInfo/selectBillAppConfig": { auth: "user", payload: billRef, data: billAppConfigSchema },
+  "/sys/system/clientInfo/h5payInfo": { auth: "user", permission: "read", payload: billRef, data: billPayInfoSchema },
+  "/sys/system/clientInfo/selectBillAppConfig": {
+    auth: "user",
+    permission: "read",
+    payload: billRef,
+    data: billAppConfigSchema,
+  },
 } satisfies Record<string, PathSpec>;

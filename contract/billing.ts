@@ -252,30 +252,73 @@ export const billPayManyDataSchema = z.object({
 });
 
 export const billingPaths = {
-  "/sys/system/clientInfo/h5billList": { auth: "user", payload: billListPayloadSchema, data: billListSchema },
+  "/sys/system/clientInfo/h5billList": {
+    auth: "user",
+    permission: "read",
+    payload: billListPayloadSchema,
+    data: billListSchema,
+  },
   "/sys/system/clientInfo/h5billExport": {
     auth: "user",
+    permission: "read",
     payload: z.object({ condition: billFilterSchema.prefault({}) }),
     data: billExportSchema,
   },
   "/sys/system/clientInfo/h5billDetail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ billId: z.number().int().positive() }),
     data: billDetailSchema,
   },
-  "/sys/system/clientInfo/h5billPay": { auth: "user", payload: billPayPayloadSchema, data: billPayDataSchema },
+  "/sys/system/clientInfo/h5billPay": {
+    auth: "user",
+    permission: "pay",
+    payload: billPayPayloadSchema,
+    data: billPayDataSchema,
+  },
   "/sys/system/clientInfo/h5billPayMany": {
     auth: "user",
+    permission: "pay",
     payload: billPayManyPayloadSchema,
     data: billPayManyDataSchema,
   },
-  "/sys/system/clientInfo/h5billDue": { auth: "user", payload: dueBillsPayloadSchema, data: dueBillsSchema },
-  "/sys/account/summary": { auth: "user", payload: z.object({}).passthrough(), data: accountSummarySchema },
-  "/sys/account/transactions": { auth: "user", payload: transactionListPayloadSchema, data: transactionListSchema },
-  "/sys/account/usage30": { auth: "user", payload: z.object({}).passthrough(), data: usage30Schema },
-  "/sys/account/autoPay": { auth: "user", payload: autoPayPayloadSchema, data: z.object({ autoPay: z.boolean() }) },
+  "/sys/system/clientInfo/h5billDue": {
+    auth: "user",
+    permission: "read",
+    payload: dueBillsPayloadSchema,
+    data: dueBillsSchema,
+  },
+  "/sys/account/summary": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}).passthrough(),
+    data: accountSummarySchema,
+  },
+  "/sys/account/transactions": {
+    auth: "user",
+    permission: "read",
+    payload: transactionListPayloadSchema,
+    data: transactionListSchema,
+  },
+  "/sys/account/usage30": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}).passthrough(),
+    data: usage30Schema,
+  },
+  "/sys/account/autoPay": {
+    auth: "user",
+    permission: "pay",
+    payload: autoPayPayloadSchema,
+    data: z.object({ autoPay: z.boolean() }),
+  },
   /** Code 0 with data true allows entry; data false: unpaid bills block it (ADR 006 says which). */
-  "/sys/product/h5isHasNoPayBillV2": { auth: "user", payload: unpaidGuardPayloadSchema, data: z.boolean() },
+  "/sys/product/h5isHasNoPayBillV2": {
+    auth: "user",
+    permission: "read",
+    payload: unpaidGuardPayloadSchema,
+    data: z.boolean(),
+  },
   /** Operators: a user's wallet against the sums of their ledger entries. */
   "/ops/ledger/verify": {
     auth: "operator",
@@ -321,6 +364,7 @@ export const fixturesPayloadSchema = z.object({
 export const billingFixturePaths = {
   "/test/fixtures": {
     auth: "user",
+    permission: "read",
     payload: fixturesPayloadSchema,
     data: z.object({ billIds: z.array(z.number().int()) }),
   },

@@ -173,12 +173,14 @@ const certificationPageSchema = z.object({
 export const certificationPaths = {
   "/sys/system/clientInfo/certification": {
     auth: "user",
+    permission: "read",
     payload: z.object({}).passthrough(),
     data: certificationSchema,
   },
   /** Answers a rejection (5 → 1), or submits an enterprise account that never did (0 → 1). */
   "/sys/system/clientInfo/resubmitCertification": {
     auth: "user",
+    permission: "account",
     payload: z.object({ creditCode: required().max(18, "validation.creditCode.format"), licence: uploadRefSchema }),
     data: z.object({ state: z.number().int() }),
   },

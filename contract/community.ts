@@ -208,10 +208,16 @@ export const communityPaths = {
   /** SPEC §7: published news and events, newest first (events by start); filters, search in both languages. */
   "/api/devGame/h5queryAllList": { auth: "anon", payload: newsListPayload, data: pageOf(postSchema) },
   /** SPEC §2 News_EventsDetail (eventId): a published news item or event with the caller's sign-up. */
-  "/sys/devGame/detail": { auth: "user", payload: z.object({ eventId: id() }), data: eventDetailSchema },
+  "/sys/devGame/detail": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ eventId: id() }),
+    data: eventDetailSchema,
+  },
   /** SPEC §7 saveSingUpInfo: signs the caller up (capacity, deadline, once per event) and mails a confirmation. */
   "/sys/devGame/saveSingUpInfo": {
     auth: "user",
+    permission: "write",
     payload: signupSchema,
     data: z.object({ signupId: z.number().int(), seatsLeft: z.number().int() }),
   },

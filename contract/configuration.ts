@@ -97,17 +97,34 @@ export const upgradeReviewItemSchema = upgradeDetailSchema.extend({ publisher: z
 export const configurationPaths = {
   "/sys/configUpgrade/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ appId: id().optional(), ...pagingFields }),
     data: pageOf(upgradeRowSchema),
   },
-  "/sys/configUpgrade/options": { auth: "user", payload: z.object({ appId: id() }), data: upgradeOptionsSchema },
+  "/sys/configUpgrade/options": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ appId: id() }),
+    data: upgradeOptionsSchema,
+  },
   /** The price for the rest of the cycle, computed by the backend from the catalogue; nothing is saved. */
-  "/sys/configUpgrade/quote": { auth: "user", payload: upgradeRequestSchema, data: quoteSchema },
-  "/sys/configUpgrade/create": { auth: "user", payload: upgradeRequestSchema, data: upgradeDetailSchema },
-  "/sys/configUpgrade/detail": { auth: "user", payload: z.object({ upgradeId: id() }), data: upgradeDetailSchema },
+  "/sys/configUpgrade/quote": { auth: "user", permission: "read", payload: upgradeRequestSchema, data: quoteSchema },
+  "/sys/configUpgrade/create": {
+    auth: "user",
+    permission: "services",
+    payload: upgradeRequestSchema,
+    data: upgradeDetailSchema,
+  },
+  "/sys/configUpgrade/detail": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ upgradeId: id() }),
+    data: upgradeDetailSchema,
+  },
   /** Pays the approved upgrade's bill (§9 type 2) from the balance and starts its deployment. */
   "/sys/configUpgrade/pay": {
     auth: "user",
+    permission: "pay",
     payload: z.object({ upgradeId: id(), idempotencyKey: idempotencyKey() }),
     data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
   },

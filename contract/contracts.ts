@@ -134,24 +134,32 @@ export const contractWriteSchema = contractRef.extend({
 
 /** The /vueapi paths of contract deployment (SPEC §7: the /sys/opc… family). */
 export const contractPaths = {
-  "/sys/opc/contract/create": { auth: "user", payload: contractCreateSchema, data: contractSchema },
+  "/sys/opc/contract/create": {
+    auth: "user",
+    permission: "services",
+    payload: contractCreateSchema,
+    data: contractSchema,
+  },
   "/sys/opc/contract/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, projectId: id() }),
     data: pageOf(contractSchema).extend({ busy: z.boolean() }),
   },
-  "/sys/opc/contract/detail": { auth: "user", payload: contractRef, data: contractDetailSchema },
+  "/sys/opc/contract/detail": { auth: "user", permission: "read", payload: contractRef, data: contractDetailSchema },
   /** Renames a contract; refused while it is being deployed (§4). */
   "/sys/opc/contract/update": {
     auth: "user",
+    permission: "services",
     payload: contractRef.extend({ name: contractName() }),
     data: contractSchema,
   },
   /** A failed deployment (3) queued again (→ 0), unless another of the project is under way. */
-  "/sys/opc/contract/redeploy": { auth: "user", payload: contractRef, data: contractSchema },
+  "/sys/opc/contract/redeploy": { auth: "user", permission: "services", payload: contractRef, data: contractSchema },
   /** A read function (view or pure) called with eth_call: arguments as typed, the decoded result. */
   "/sys/opc/contract/call": {
     auth: "user",
+    permission: "read",
     payload: contractCallSchema,
     data: z.object({
       functionName: z.string(),
@@ -160,10 +168,16 @@ export const contractPaths = {
     }),
   },
   /** A write function sent as a transaction from a custody account (as the IDE does): the receipt, decoded events. */
-  "/sys/opc/contract/write": { auth: "user", payload: contractWriteSchema, data: ideCallResultSchema },
+  "/sys/opc/contract/write": {
+    auth: "user",
+    permission: "services",
+    payload: contractWriteSchema,
+    data: ideCallResultSchema,
+  },
   /** The contract's events, newest first, decoded with its ABI. */
   "/sys/opc/contract/events": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, contractId: id() }),
     data: pageOf(
       z.object({

@@ -204,27 +204,38 @@ export const crossChainPaths = {
   /** Index: the user's services opened to cross-chain (any status but never opened), newest first. */
   "/sys/crossChain/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, status: z.coerce.number().int().min(0).max(4).optional() }),
     data: pageOf(crossServiceSchema),
   },
   /** SelectService: the user's running services (verState 25), each with whether it can be opened and why not. */
-  "/sys/crossChain/selectable": { auth: "user", payload: z.object({}), data: z.array(crossSelectableSchema) },
+  "/sys/crossChain/selectable": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}),
+    data: z.array(crossSelectableSchema),
+  },
   /** Dredge: asks to open the service with a protocol (→ 3, pending activation); every §5/§8 rule re-checked. */
-  "/sys/crossChain/dredge": { auth: "user", payload: crossDredgeSchema, data: statusAnswer },
+  "/sys/crossChain/dredge": { auth: "user", permission: "services", payload: crossDredgeSchema, data: statusAnswer },
   /** Asks to deactivate an activated service (1 → 4, pending deactivation): §5 "Cannot be stopped while enabled". */
-  "/sys/crossChain/deactivate": { auth: "user", payload: appRef, data: statusAnswer },
+  "/sys/crossChain/deactivate": { auth: "user", permission: "services", payload: appRef, data: statusAnswer },
   /** Closes (unsubscribes) cross-chain (0|3 → 2); refused while the service or its configuration is upgrading (§5). */
-  "/sys/crossChain/close": { auth: "user", payload: appRef, data: statusAnswer },
+  "/sys/crossChain/close": { auth: "user", permission: "services", payload: appRef, data: statusAnswer },
   /** The live state: protocol, contract addresses on each chain involved, relayer, counts, recent calls. */
-  "/sys/crossChain/detail": { auth: "user", payload: appRef, data: crossDetailSchema },
+  "/sys/crossChain/detail": { auth: "user", permission: "read", payload: appRef, data: crossDetailSchema },
   /** CrossChainDetailView: the call records with filters; pageSize up to 1000 so that the CSV export pages through all. */
-  "/sys/crossChain/calls": { auth: "user", payload: crossCallsPayload, data: pageOf(crossCallSchema) },
+  "/sys/crossChain/calls": {
+    auth: "user",
+    permission: "read",
+    payload: crossCallsPayload,
+    data: pageOf(crossCallSchema),
+  },
   /** CrossChainDetailView: one call record of the caller's service by its id (another service's call is not found). */
-  "/sys/crossChain/call": { auth: "user", payload: crossCallRef, data: crossCallSchema },
+  "/sys/crossChain/call": { auth: "user", permission: "services", payload: crossCallRef, data: crossCallSchema },
   /** The chains this service may send to. */
-  "/sys/crossChain/targets": { auth: "user", payload: appRef, data: z.array(crossTargetSchema) },
+  "/sys/crossChain/targets": { auth: "user", permission: "read", payload: appRef, data: z.array(crossTargetSchema) },
   /** Sends a sample message on the service's chain (activated only); the relayer delivers it. Answers the call record (status 0). */
-  "/sys/crossChain/send": { auth: "user", payload: crossSendSchema, data: crossCallSchema },
+  "/sys/crossChain/send": { auth: "user", permission: "services", payload: crossSendSchema, data: crossCallSchema },
   /** Operations: services pending activation (3) and deactivation (4), oldest first. */
   "/sys/ops/crossChain/pending": {
     auth: "operator",
@@ -237,5 +248,5 @@ export const crossChainPaths = {
 
 /** Tests only (TEST_FIXTURES=1): a delivered call record of one of the caller's services, without a chain (the security suites' call ids). */
 export const crossChainFixturePaths = {
-  "/test/crossChain/call": { auth: "user", payload: appRef, data: crossCallSchema },
+  "/test/crossChain/call": { auth: "user", permission: "services", payload: appRef, data: crossCallSchema },
 } satisfies Record<string, PathSpec>;

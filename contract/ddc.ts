@@ -230,28 +230,45 @@ export const bindingBindSchema = z.object({
 
 export const ddcPaths = {
   /** What the mint form offers: the user's projects that may mint with their custody accounts, running IPFS services, the fees. */
-  "/sys/ddc/options": { auth: "user", payload: z.object({}), data: ddcOptionsSchema },
+  "/sys/ddc/options": { auth: "user", permission: "read", payload: z.object({}), data: ddcOptionsSchema },
   /** Mints a DDC (bill type 91): the file stored, the collection deployed on the project's first mint, the token minted. */
-  "/sys/ddc/mint": { auth: "user", payload: ddcMintSchema, data: ddcSchema },
-  "/sys/ddc/list": { auth: "user", payload: z.object({ ...pagingFields }), data: pageOf(ddcSchema) },
-  "/sys/ddc/detail": { auth: "user", payload: z.object({ ddcId: id() }), data: ddcDetailSchema },
+  "/sys/ddc/mint": { auth: "user", permission: "services", payload: ddcMintSchema, data: ddcSchema },
+  "/sys/ddc/list": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ ...pagingFields }),
+    data: pageOf(ddcSchema),
+  },
+  "/sys/ddc/detail": { auth: "user", permission: "read", payload: z.object({ ddcId: id() }), data: ddcDetailSchema },
   /** Transfers a DDC held by one of the user's custody accounts to another address (bill type 92). */
-  "/sys/ddc/transfer": { auth: "user", payload: ddcTransferSchema, data: ddcDetailSchema },
+  "/sys/ddc/transfer": { auth: "user", permission: "services", payload: ddcTransferSchema, data: ddcDetailSchema },
   /** Sets or clears the QR-code password (SPEC §3). */
   "/sys/ddc/password": {
     auth: "user",
+    permission: "services",
     payload: ddcPasswordSchema,
     data: z.object({ ddcId: z.number().int(), passwordSet: z.boolean() }),
   },
   /** ddc-view (public): locked, or the details (owner read on chain, history from the chain's Transfer events). */
   "/anon/ddc/view": { auth: "anon", payload: viewPayload, data: ddcPublicSchema },
   /** Account binding: a one-time EIP-4361 challenge for an address. */
-  "/sys/binding/challenge": { auth: "user", payload: bindingChallengeFormSchema, data: challengeSchema },
+  "/sys/binding/challenge": {
+    auth: "user",
+    permission: "services",
+    payload: bindingChallengeFormSchema,
+    data: challengeSchema,
+  },
   /** Account binding: the signed challenge verified, the address bound. */
-  "/sys/binding/bind": { auth: "user", payload: bindingBindSchema, data: bindingSchema },
-  "/sys/binding/list": { auth: "user", payload: z.object({}), data: z.object({ rows: z.array(bindingSchema) }) },
+  "/sys/binding/bind": { auth: "user", permission: "services", payload: bindingBindSchema, data: bindingSchema },
+  "/sys/binding/list": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}),
+    data: z.object({ rows: z.array(bindingSchema) }),
+  },
   "/sys/binding/unbind": {
     auth: "user",
+    permission: "services",
     payload: z.object({ bindingId: id() }),
     data: z.object({ bindingId: z.number().int() }),
   },

@@ -316,12 +316,13 @@ const statusAnswer = z.object({
 
 export const dedicatedNodePaths = {
   /** Frameworks and their consensus, clouds and regions (city-node catalogue, free peers), host configurations, data capacities, prices. */
-  "/sys/prn/options": { auth: "user", payload: z.object({}), data: prnOptionsSchema },
+  "/sys/prn/options": { auth: "user", permission: "read", payload: z.object({}), data: prnOptionsSchema },
   /** The price of a configuration per month and per year, shown before paying. */
-  "/sys/prn/quote": { auth: "user", payload: prnQuotePayloadSchema, data: prnQuoteSchema },
+  "/sys/prn/quote": { auth: "user", permission: "read", payload: prnQuotePayloadSchema, data: prnQuoteSchema },
   /** The caller's projects, newest first; deleted ones (5) only when the filter asks for them. */
   "/sys/prn/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       ...pagingFields,
       status: z.coerce
@@ -339,31 +340,49 @@ export const dedicatedNodePaths = {
    */
   "/sys/prn/create": {
     auth: "user",
+    permission: "services",
     payload: prnCreateSchema,
     data: prnProjectSchema.extend({ replayed: z.boolean() }),
   },
   /** The project with its network's nodes, live (height, lag, requests per minute, bytes used, certificates). */
-  "/sys/prn/detail": { auth: "user", payload: projectRef, data: prnDetailSchema },
+  "/sys/prn/detail": { auth: "user", permission: "read", payload: projectRef, data: prnDetailSchema },
   "/sys/prn/upgrade/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, prnProjectId: id() }),
     data: pageOf(prnUpgradeSchema),
   },
-  "/sys/prn/upgrade/options": { auth: "user", payload: projectRef, data: prnUpgradeOptionsSchema },
-  "/sys/prn/upgrade/quote": { auth: "user", payload: prnUpgradeQuotePayloadSchema, data: prnUpgradeQuoteSchema },
+  "/sys/prn/upgrade/options": { auth: "user", permission: "read", payload: projectRef, data: prnUpgradeOptionsSchema },
+  "/sys/prn/upgrade/quote": {
+    auth: "user",
+    permission: "read",
+    payload: prnUpgradeQuotePayloadSchema,
+    data: prnUpgradeQuoteSchema,
+  },
   /** Pays the difference for the rest of the period, then the upgrade job applies it (1 → 2, or 3 with the reason). */
   "/sys/prn/upgrade/create": {
     auth: "user",
+    permission: "services",
     payload: prnUpgradeCreateSchema,
     data: prnUpgradeSchema.extend({ replayed: z.boolean() }),
   },
-  "/sys/prn/upgrade/detail": { auth: "user", payload: z.object({ prnProjectUpdateId: id() }), data: prnUpgradeSchema },
+  "/sys/prn/upgrade/detail": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ prnProjectUpdateId: id() }),
+    data: prnUpgradeSchema,
+  },
   /** The gateway's authorized password (new and confirmed). */
-  "/sys/prn/password": { auth: "user", payload: prnPasswordSchema, data: z.object({ prnProjectId: z.number().int() }) },
+  "/sys/prn/password": {
+    auth: "user",
+    permission: "services",
+    payload: prnPasswordSchema,
+    data: z.object({ prnProjectId: z.number().int() }),
+  },
   /** Unsubscribe a running project (3 → 6): nodes stopped, no renewal, data removed at the period's end. */
-  "/sys/prn/unsubscribe": { auth: "user", payload: unsubscribeRef, data: statusAnswer },
+  "/sys/prn/unsubscribe": { auth: "user", permission: "services", payload: unsubscribeRef, data: statusAnswer },
   /** Delete a project that does not run (1, 4, 6 → 5): nodes stopped, data removed at the period's end, hidden from the list. */
-  "/sys/prn/delete": { auth: "user", payload: projectRef, data: statusAnswer },
+  "/sys/prn/delete": { auth: "user", permission: "services", payload: projectRef, data: statusAnswer },
   /** What the gateway answers to one JSON-RPC call with the authorized user and this password (401 wrong password, 503 stopped). */
-  "/sys/prn/tryIt": { auth: "user", payload: prnTrySchema, data: prnTryResultSchema },
+  "/sys/prn/tryIt": { auth: "user", permission: "services", payload: prnTrySchema, data: prnTryResultSchema },
 } satisfies Record<string, PathSpec>;

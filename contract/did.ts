@@ -128,22 +128,39 @@ export const participantSchema = z.object({
 const listPayload = z.object({ ...pagingFields });
 
 export const didPaths = {
-  "/sys/did/identifiers/list": { auth: "user", payload: listPayload, data: pageOf(didSchema) },
+  "/sys/did/identifiers/list": { auth: "user", permission: "read", payload: listPayload, data: pageOf(didSchema) },
   /** A new DID of the caller: did:key or did:web, its key generated and sealed here or pasted (public part only). */
-  "/sys/did/identifiers/create": { auth: "user", payload: didCreateSchema, data: didSchema },
+  "/sys/did/identifiers/create": { auth: "user", permission: "services", payload: didCreateSchema, data: didSchema },
   /** One of the caller's DIDs with its resolved document. */
   "/sys/did/identifiers/detail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ didId: id() }),
     data: didSchema.extend({ document: z.record(z.string(), z.unknown()) }),
   },
-  "/sys/did/credentials/issued": { auth: "user", payload: listPayload, data: pageOf(credentialSchema) },
-  "/sys/did/credentials/received": { auth: "user", payload: listPayload, data: pageOf(credentialSchema) },
+  "/sys/did/credentials/issued": {
+    auth: "user",
+    permission: "read",
+    payload: listPayload,
+    data: pageOf(credentialSchema),
+  },
+  "/sys/did/credentials/received": {
+    auth: "user",
+    permission: "read",
+    payload: listPayload,
+    data: pageOf(credentialSchema),
+  },
   /** A credential the caller issued or holds (by the subject DID being theirs). */
-  "/sys/did/credentials/detail": { auth: "user", payload: z.object({ credentialId: id() }), data: credentialSchema },
+  "/sys/did/credentials/detail": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ credentialId: id() }),
+    data: credentialSchema,
+  },
   /** What the caller may issue with: their portal-held DIDs, their services' participants, their own DIDs and whether they are a certified enterprise. */
   "/sys/did/credentials/options": {
     auth: "user",
+    permission: "read",
     payload: z.object({}),
     data: z.object({
       issuerDids: z.array(didSchema),
@@ -155,11 +172,26 @@ export const didPaths = {
       userType: z.number().int(),
     }),
   },
-  "/sys/did/credentials/requestEnterprise": { auth: "user", payload: enterpriseRequestSchema, data: credentialSchema },
-  "/sys/did/credentials/issueRole": { auth: "user", payload: roleIssueSchema, data: credentialSchema },
+  "/sys/did/credentials/requestEnterprise": {
+    auth: "user",
+    permission: "services",
+    payload: enterpriseRequestSchema,
+    data: credentialSchema,
+  },
+  "/sys/did/credentials/issueRole": {
+    auth: "user",
+    permission: "services",
+    payload: roleIssueSchema,
+    data: credentialSchema,
+  },
   /** The issuer revokes: the credential's bit in its status list is set. */
-  "/sys/did/credentials/revoke": { auth: "user", payload: z.object({ credentialId: id() }), data: credentialSchema },
-  "/sys/did/verify": { auth: "user", payload: verifySchema, data: verificationSchema },
+  "/sys/did/credentials/revoke": {
+    auth: "user",
+    permission: "services",
+    payload: z.object({ credentialId: id() }),
+    data: credentialSchema,
+  },
+  "/sys/did/verify": { auth: "user", permission: "read", payload: verifySchema, data: verificationSchema },
   /** Operators: the credentials the platform's did:web issued (enterprise certified), the latest first. */
   "/sys/ops/did/credentials": { auth: "operator", payload: listPayload, data: pageOf(credentialSchema) },
   /** Operators revoke a platform-issued credential (its bit in the platform's status list); another is not found. */

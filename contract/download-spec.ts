@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { Access } from "./path-spec.ts";
 
 /**
  * One download kind (docs/decisions/053): `POST /vueapi/download/<kind>` with a JSON payload (the same
@@ -6,7 +7,4 @@ import type * as z from "zod";
  * bytes, not the JSON envelope: its type, `Content-Disposition`, `ETag`, and a single `Range` honoured
  * (206, or 416). A refusal is the envelope, as on any path.
  */
-export type DownloadSpec = {
-  readonly auth: "anon" | "user" | "operator";
-  payload: z.ZodType;
-};
+export type DownloadSpec = Access & { payload: z.ZodType };

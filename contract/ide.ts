@@ -195,25 +195,57 @@ export type IdeCallResult = z.infer<typeof ideCallResultSchema>;
 
 /** The /vueapi paths of the IDE. */
 export const idePaths = {
-  "/sys/ide/template/list": { auth: "user", payload: z.object({}), data: z.array(ideTemplateSchema) },
-  "/sys/ide/workspace/list": { auth: "user", payload: z.object({ ...pagingFields }), data: pageOf(ideWorkspaceSchema) },
-  "/sys/ide/workspace/create": { auth: "user", payload: ideCreateSchema, data: ideWorkspaceSchema },
-  "/sys/ide/workspace/rename": { auth: "user", payload: ideRenameSchema, data: ideWorkspaceSchema },
-  "/sys/ide/workspace/delete": { auth: "user", payload: workspaceRef, data: nothing },
+  "/sys/ide/template/list": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}),
+    data: z.array(ideTemplateSchema),
+  },
+  "/sys/ide/workspace/list": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ ...pagingFields }),
+    data: pageOf(ideWorkspaceSchema),
+  },
+  "/sys/ide/workspace/create": {
+    auth: "user",
+    permission: "services",
+    payload: ideCreateSchema,
+    data: ideWorkspaceSchema,
+  },
+  "/sys/ide/workspace/rename": {
+    auth: "user",
+    permission: "services",
+    payload: ideRenameSchema,
+    data: ideWorkspaceSchema,
+  },
+  "/sys/ide/workspace/delete": { auth: "user", permission: "services", payload: workspaceRef, data: nothing },
   /** Issues (or renews) the caller's IDE authorisation for this session: when it ends. */
   "/sys/ide/grant": {
     auth: "user",
+    permission: "services",
     payload: z.object({}),
     data: z.object({ expiresAt: z.string(), minutes: z.number().int() }),
   },
-  "/sys/ide/workspace/open": { auth: "user", payload: workspaceRef, data: ideWorkspaceDetailSchema },
-  "/sys/ide/file/create": { auth: "user", payload: ideFileCreateSchema, data: ideFileSchema },
-  "/sys/ide/file/rename": { auth: "user", payload: ideFileRenameSchema, data: ideFileSchema },
-  "/sys/ide/file/delete": { auth: "user", payload: workspaceRef.extend({ fileId: id() }), data: nothing },
-  "/sys/ide/file/save": { auth: "user", payload: ideFileSaveSchema, data: ideFileSchema },
+  "/sys/ide/workspace/open": {
+    auth: "user",
+    permission: "services",
+    payload: workspaceRef,
+    data: ideWorkspaceDetailSchema,
+  },
+  "/sys/ide/file/create": { auth: "user", permission: "services", payload: ideFileCreateSchema, data: ideFileSchema },
+  "/sys/ide/file/rename": { auth: "user", permission: "services", payload: ideFileRenameSchema, data: ideFileSchema },
+  "/sys/ide/file/delete": {
+    auth: "user",
+    permission: "services",
+    payload: workspaceRef.extend({ fileId: id() }),
+    data: nothing,
+  },
+  "/sys/ide/file/save": { auth: "user", permission: "services", payload: ideFileSaveSchema, data: ideFileSchema },
   /** Compiles every .sol file of the workspace: the contracts kept, or the errors by file and line. */
   "/sys/ide/compile": {
     auth: "user",
+    permission: "services",
     payload: workspaceRef,
     data: z.object({
       ok: z.boolean(),
@@ -223,9 +255,9 @@ export const idePaths = {
     }),
   },
   /** Deploys a compiled contract as a contract deployment of one of the caller's projects (one at a time). */
-  "/sys/ide/deploy": { auth: "user", payload: ideDeploySchema, data: ideDeploymentSchema },
+  "/sys/ide/deploy": { auth: "user", permission: "services", payload: ideDeploySchema, data: ideDeploymentSchema },
   /** Calls a function of a contract deployed from the workspace: a read with eth_call, a write as a transaction. */
-  "/sys/ide/call": { auth: "user", payload: ideCallSchema, data: ideCallResultSchema },
+  "/sys/ide/call": { auth: "user", permission: "services", payload: ideCallSchema, data: ideCallResultSchema },
 } satisfies Record<string, PathSpec>;
 
 /* The portal's forms (one schema per form, parsed by the action and by useForm). */

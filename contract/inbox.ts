@@ -4,9 +4,10 @@ import { messageListSchema, pageRequestSchema } from "./platform.ts";
 
 /** The /vueapi paths of the Message Center (SPEC §2, §3 Message; backend/domains/inbox). */
 export const inboxPaths = {
-  "/sys/system/message/list": { auth: "user", payload: pageRequestSchema, data: messageListSchema },
+  "/sys/system/message/list": { auth: "user", permission: "read", payload: pageRequestSchema, data: messageListSchema },
   "/sys/system/message/read": {
     auth: "user",
+    permission: "read",
     payload: z.object({ messageIds: z.array(z.number().int()).max(200).optional(), all: z.boolean().optional() }),
     data: z.object({ unread: z.number().int() }),
   },

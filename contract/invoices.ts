@@ -278,50 +278,69 @@ export const invoicePaths = {
   /* Titles */
   "/sys/invoicetitles/h5queryInvoiceTitleList": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(invoiceTitleRowSchema),
   },
   "/sys/invoicetitles/h5insertInvoiceTitle": {
     auth: "user",
+    permission: "pay",
     payload: invoiceTitleSchema,
     data: z.object({ titleId: z.number().int() }),
   },
   "/sys/invoicetitles/h5updateInvoiceTitle": {
     auth: "user",
+    permission: "pay",
     payload: updateInvoiceTitleSchema,
     data: z.object({ titleId: z.number().int() }),
   },
-  "/sys/invoicetitles/h5deleteInvoiceTitle": { auth: "user", payload: idPayload("titleId"), data: nothing },
+  "/sys/invoicetitles/h5deleteInvoiceTitle": {
+    auth: "user",
+    permission: "pay",
+    payload: idPayload("titleId"),
+    data: nothing,
+  },
   /* Receiving addresses */
   "/sys/system/clientInfo/queryClientAddresseeList": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(addresseeRowSchema),
   },
   "/sys/system/clientInfo/addOrUpdateClientAddressee": {
     auth: "user",
+    permission: "pay",
     payload: addresseeSchema,
     data: z.object({ addresseeId: z.number().int() }),
   },
-  "/sys/system/clientInfo/deleteClientAddressee": { auth: "user", payload: idPayload("addresseeId"), data: nothing },
+  "/sys/system/clientInfo/deleteClientAddressee": {
+    auth: "user",
+    permission: "pay",
+    payload: idPayload("addresseeId"),
+    data: nothing,
+  },
   /* Applications */
   "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills": {
     auth: "user",
+    permission: "read",
     payload: z.object({}).passthrough(),
     data: z.object({ invoiceableCents: z.number().int(), bills: z.array(invoiceableBillSchema) }),
   },
   "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade": {
     auth: "user",
+    permission: "pay",
     payload: invoiceApplicationSchema,
     data: z.object({ invoiceId: z.number().int(), applicationNo: z.string(), replayed: z.boolean() }),
   },
   "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList": {
     auth: "user",
+    permission: "read",
     payload: statusCondition,
     data: pageOf(invoiceSummarySchema).extend({ invoiceableCents: z.number().int() }),
   },
   "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": {
     auth: "user",
+    permission: "read",
     payload: idPayload("invoiceId"),
     data: invoiceDetailSchema,
   },

@@ -164,24 +164,28 @@ export const ipfsPaths = {
   /** SPEC §7: the city node gateways with their traffic price; code 0 and non-empty data. */
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices": {
     auth: "user",
+    permission: "read",
     payload: z.object({}),
     data: z.array(ipfsOrgFlowPriceSchema),
   },
   /** SPEC §7: the capacities (storeUnit, GB); code 0 and non-empty data. */
   "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity": {
     auth: "user",
+    permission: "read",
     payload: z.object({}),
     data: z.array(ipfsCapacitySchema),
   },
   /** SPEC §7: the monthly price of one GB at this capacity. */
   "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice": {
     auth: "user",
+    permission: "read",
     payload: storeUnitPayload,
     data: z.object({ storeUnit: z.number().int(), unitPriceCents: z.number().int() }),
   },
   /** SPEC §7: the price of this capacity for one period (30 days). */
   "/sys/ipfsBusiness/ipfs/getIpfsPrice": {
     auth: "user",
+    permission: "read",
     payload: storeUnitPayload,
     data: z.object({
       storeUnit: z.number().int(),
@@ -193,18 +197,21 @@ export const ipfsPaths = {
   /** A new service paid from the balance (an IPFS bill), with its two keys (shown once here) and gateways. */
   "/sys/ipfsBusiness/ipfs/create": {
     auth: "user",
+    permission: "services",
     payload: ipfsCreateSchema,
     data: ipfsServiceSchema.extend({ replayed: z.boolean() }),
   },
   "/sys/ipfsBusiness/ipfs/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields }),
     data: pageOf(ipfsServiceSchema),
   },
-  "/sys/ipfsBusiness/ipfs/detail": { auth: "user", payload: serviceRef, data: ipfsServiceSchema },
+  "/sys/ipfsBusiness/ipfs/detail": { auth: "user", permission: "read", payload: serviceRef, data: ipfsServiceSchema },
   /** A key: show it, regenerate it (the old one stops at once), deactivate (0) or activate (1) it. */
   "/sys/ipfsBusiness/ipfs/key": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       ipfsServiceId: id(),
       kind: z.enum(IPFS_KEY_KINDS),
@@ -214,38 +221,53 @@ export const ipfsPaths = {
   },
   "/sys/ipfsBusiness/ipfs/files": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, ipfsServiceId: id(), name: z.string().trim().max(255).optional() }),
     data: pageOf(ipfsFileSchema),
   },
   /** Unpins (deletes) a file; its blocks go when no other pin holds them. */
   "/sys/ipfsBusiness/ipfs/unpin": {
     auth: "user",
+    permission: "services",
     payload: z.object({ ipfsServiceId: id(), ipfsFileId: id() }),
     /** `freed`: false when another name of the service still holds the same CID (its capacity stays taken). */
     data: z.object({ ipfsFileId: z.number().int(), usedBytes: z.number().int(), freed: z.boolean() }),
   },
   /** The download traffic of a service per gateway and day, over 30 days (SPEC §9). */
-  "/sys/ipfsBusiness/ipfs/traffic": { auth: "user", payload: serviceRef, data: ipfsTrafficSchema },
+  "/sys/ipfsBusiness/ipfs/traffic": { auth: "user", permission: "read", payload: serviceRef, data: ipfsTrafficSchema },
   /** My account: the caller's IPFS data usage by city node gateway over 30 days. */
-  "/sys/ipfsBusiness/ipfs/usageByGateway": { auth: "user", payload: z.object({}), data: ipfsUsageSchema },
+  "/sys/ipfsBusiness/ipfs/usageByGateway": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({}),
+    data: ipfsUsageSchema,
+  },
   /** New upgrade: the service's capacity, the larger ones with the difference to pay now, and its open upgrade. */
-  "/sys/ipfsBusiness/ipfsUpgrade/options": { auth: "user", payload: serviceRef, data: ipfsUpgradeOptionsSchema },
+  "/sys/ipfsBusiness/ipfsUpgrade/options": {
+    auth: "user",
+    permission: "read",
+    payload: serviceRef,
+    data: ipfsUpgradeOptionsSchema,
+  },
   /**
    * Requests a larger capacity: the difference is paid from the balance at once (an IPFS bill); unpaid usage
    * bills refuse it (MSG_30005); one open upgrade per service. The same idempotency key answers the first request.
    */
   "/sys/ipfsBusiness/ipfsUpgrade/create": {
     auth: "user",
+    permission: "services",
     payload: ipfsUpgradeCreateSchema,
     data: ipfsUpgradeSchema.extend({ replayed: z.boolean() }),
   },
   "/sys/ipfsBusiness/ipfsUpgrade/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, ipfsServiceId: id() }),
     data: pageOf(ipfsUpgradeSchema),
   },
   "/sys/ipfsBusiness/ipfsUpgrade/detail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ipfsUpgradeId: id() }),
     data: ipfsUpgradeSchema,
   },
@@ -273,6 +295,7 @@ export const ipfsPaths = {
 export const ipfsFixturePaths = {
   "/test/ipfs/capacity": {
     auth: "user",
+    permission: "services",
     payload: z.object({ ipfsServiceId: id(), capacityBytes: z.number().int().min(0) }),
     data: z.object({ ipfsServiceId: z.number().int(), capacityBytes: z.number().int() }),
   },

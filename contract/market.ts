@@ -96,12 +96,14 @@ export const marketPaths = {
   /** The published packages, most downloaded first; `language` filters. */
   "/sys/market/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, language: z.enum(LANGUAGES).optional() }),
     data: pageOf(marketPackageSchema),
   },
   /** A published package with its files (the text of each source), for reading and for the IDE's templates. */
   "/sys/market/detail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ marketPackageId: id() }),
     data: marketPackageSchema.extend({ files: z.array(marketFileSchema) }),
   },
@@ -131,5 +133,5 @@ export const marketPaths = {
 
 /** The zip of a published package as bytes; counts one download (not the rest of a ranged one; docs/decisions/053). */
 export const marketDownloads = {
-  "market-package": { auth: "user", payload: z.object({ marketPackageId: id() }) },
+  "market-package": { auth: "user", permission: "read", payload: z.object({ marketPackageId: id() }) },
 } satisfies Record<string, DownloadSpec>;

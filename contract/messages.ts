@@ -21,6 +21,25 @@ export const Msg = {
   RATE_LIMITED: "MSG_10429",
   /** The request's body is larger than its path accepts (HTTP 413; docs/decisions/023). */
   REQUEST_TOO_LARGE: "MSG_10413",
+  /* Teams (MSG_33001-33099; docs/decisions/075): the refusals by role are in contract/team-roles.ts (33001-33005). */
+  /** The invitation link is unknown. */
+  INVITATION_INVALID: "MSG_33010",
+  /** The invitation was used already, or cancelled (the member removed since, or a newer link sent). */
+  INVITATION_USED: "MSG_33011",
+  INVITATION_EXPIRED: "MSG_33012",
+  /** The invitation was sent to another email address than the signed-in login's. */
+  INVITATION_OTHER_EMAIL: "MSG_33013",
+  ALREADY_MEMBER: "MSG_33014",
+  /** An invitation may be sent again a minute after the last. */
+  INVITATION_RESEND_WAIT: "MSG_33015",
+  /** The owner's role is not changed, nor the owner or the account's own login removed, but by a transfer. */
+  OWNER_UNCHANGEABLE: "MSG_33016",
+  /** No such member (or invitation) in this account. */
+  NOT_A_MEMBER: "MSG_33017",
+  /** The typed confirmation is not the account's login name. */
+  TRANSFER_CONFIRMATION_WRONG: "MSG_33018",
+  /** Only an enterprise account has members. */
+  TEAM_ENTERPRISE_ONLY: "MSG_33019",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",

@@ -63,11 +63,13 @@ export const TEST_JOB_STATES = ["waiting", "running", "done", "dead"] as const;
 export const operationFixturePaths = {
   "/test/jobs": {
     auth: "user",
+    permission: "read",
     payload: testJobSchema,
     data: z.object({ jobId: z.number().int() }),
   },
   "/test/jobs/status": {
     auth: "user",
+    permission: "read",
     payload: z.object({ jobId: z.number().int().positive() }),
     data: z.object({
       state: z.enum(TEST_JOB_STATES),

@@ -78,5 +78,5 @@ export const operatorAuthPaths = {
 
 /** Tests only (TEST_FIXTURES=1, refused in production): the caller becomes an operator with no second factor yet. */
 export const operatorAuthFixturePaths = {
-  "/test/accounts/operator": { auth: "user", payload: z.object({}), data: z.null().optional() },
+  "/test/accounts/operator": { auth: "user", permission: "own", payload: z.object({}), data: z.null().optional() },
 } satisfies Record<string, PathSpec>;

@@ -254,6 +254,7 @@ export const participationPaths = {
   /** §7: appId and the token of the link (the invitation token, or the appCode of a public service). */
   "/sys/chainAppInfo/applyJoinApp": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appId: z.number().int().positive(),
       token: z.string().trim().min(1).max(100),
@@ -272,16 +273,19 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/queryRolesForAppList": {
     auth: "user",
+    permission: "read",
     payload: paged(z.object({ appId: z.number().int().positive(), ticket: z.string().max(200).optional() })),
     data: pageOf(joinRoleSchema),
   },
   "/sys/chainAppInfo/queryReleaseRolesForAppList": {
     auth: "user",
+    permission: "read",
     payload: paged(z.object({ appId: z.number().int().positive(), joinAuditId: z.number().int().positive() })),
     data: pageOf(joinRoleSchema),
   },
   "/sys/chainAppInfo/queryReleaseCitysForAppList": {
     auth: "user",
+    permission: "read",
     payload: paged(
       z.object({
         appId: z.number().int().positive(),
@@ -293,6 +297,7 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/view": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       appId: z.number().int().positive(),
       appJoinAuditId: z.number().int().positive().optional(),
@@ -302,12 +307,14 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/joinApp": {
     auth: "user",
+    permission: "services",
     payload: applyPayloadSchema,
     data: z.object({ appJoinAuditId: z.number().int(), auditState: z.number().int(), certificateId: z.number().int() }),
   },
-  "/sys/chainAppInfo/getJoinParamList": { auth: "user", payload: joinRef, data: joinParamsSchema },
+  "/sys/chainAppInfo/getJoinParamList": { auth: "user", permission: "read", payload: joinRef, data: joinParamsSchema },
   "/sys/chainAppInfo/participatedList": {
     auth: "user",
+    permission: "read",
     payload: paged(
       z.object({ name: z.string().max(50).optional(), status: z.enum(LIST_STATUSES).optional() }).default({}),
     ),
@@ -315,17 +322,19 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/payJoinOrder": {
     auth: "user",
+    permission: "pay",
     payload: joinRef.extend({ idempotencyKey: idempotencyKey() }),
     /** `reissued`: the order had expired; a fresh bill (`billId`) was issued at current prices and paid. */
     data: z.object({ billId: z.number().int(), replayed: z.boolean(), reissued: z.boolean() }),
   },
-  "/sys/chainAppInfo/confirmJoin": { auth: "user", payload: joinRef, data: nothing },
+  "/sys/chainAppInfo/confirmJoin": { auth: "user", permission: "services", payload: joinRef, data: nothing },
   /**
    * §7 "auditAppJoined": the publisher's decision. §8 Status error: the valid values are 1 approved, 2 unapproved;
    * any other number is answered with its own message, MSG_10422 (`Msg.STATUS_ERROR`), at the field too.
    */
   "/sys/chainAppInfo/auditAppJoined": {
     auth: "user",
+    permission: "services",
     payload: joinRef.extend({
       auditState: z.number().int(),
       comments: z.string().trim().max(REVIEW_COMMENTS_MAX).optional(),
@@ -334,25 +343,29 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/disableJoin": {
     auth: "user",
+    permission: "services",
     payload: joinRef.extend({ comments: z.string().trim().min(1, "validation.required").max(REVIEW_COMMENTS_MAX) }),
     data: nothing,
   },
   "/sys/chainAppInfo/joinManageList": {
     auth: "user",
+    permission: "read",
     payload: paged(
       z.object({ name: z.string().max(50).optional(), auditState: z.number().int().optional() }).default({}),
     ),
     data: pageOf(manageRowSchema),
   },
-  "/sys/chainAppInfo/joinManageView": { auth: "user", payload: joinRef, data: manageViewSchema },
+  "/sys/chainAppInfo/joinManageView": { auth: "user", permission: "read", payload: joinRef, data: manageViewSchema },
   "/sys/chainAppInfo/myCertificates": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(certificateSummarySchema),
   },
   /** A certificate (PEM) or its key: key trust's encrypted PKCS#8 any time, a participant certificate's key once. */
   "/sys/chainAppInfo/certificateFile": {
     auth: "user",
+    permission: "services",
     payload: z.object({ certificateId: z.number().int().positive(), kind: z.enum(["certificate", "key"]) }),
     data: z.object({ fileName: z.string(), pem: z.string() }),
   },
@@ -364,6 +377,7 @@ export const participationPaths = {
   /** Tests only (TEST_FIXTURES=1): set the certificate mode and public flag of one of the caller's running services. */
   "/test/participation/service": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appId: z.number().int().positive(),
       certificateMode: z.number().int().min(1).max(3).optional(),
@@ -372,7 +386,7 @@ export const participationPaths = {
     data: nothing,
   },
   /** Tests only (TEST_FIXTURES=1): the deadline of the caller's unpaid node order passes now (the expiry job has not run yet). */
-  "/test/participation/order": { auth: "user", payload: joinRef, data: nothing },
+  "/test/participation/order": { auth: "user", permission: "services", payload: joinRef, data: nothing },
   "/sys/ops/participations/decide": {
     auth: "operator",
     payload: joinRef.extend(decisionFields()),
@@ -385,10 +399,14 @@ export const participationPaths = {
  * (endpoints, TLS CA, the certificate chain, contracts or chaincode functions, a sample script), never a key.
  */
 export const participationDownloads = {
-  "participant-access-kit": { auth: "user", payload: joinRef },
+  "participant-access-kit": { auth: "user", permission: "services", payload: joinRef },
   /**
    * The publisher's download of their service's CA certificate (PEM; docs/decisions/068): the MSP a connected Fabric
    * network's admin adds to the service's channel. Anyone else's service is a 404.
    */
-  "service-ca-certificate": { auth: "user", payload: z.object({ appId: z.number().int().positive() }) },
+  "service-ca-certificate": {
+    auth: "user",
+    permission: "services",
+    payload: z.object({ appId: z.number().int().positive() }),
+  },
 } satisfies Record<string, DownloadSpec>;

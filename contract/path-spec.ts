@@ -1,12 +1,18 @@
 import * as z from "zod";
+import type { Permission } from "./team-roles.ts";
 
 /**
- * One /vueapi path: who may call it and the Zod schemas of its payload and of its `data`.
- * `auth`: "anon" needs no token; "user" needs a valid token; "operator" needs an operator's token
- * (others get code 4, SPEC §8).
+ * Who may call a path or a download kind. `auth`: "anon" needs no token; "user" needs a valid token;
+ * "operator" needs an operator's token (others get code 4, SPEC §8). A "user" path declares the
+ * `permission` the acting member's role must have (contract/team-roles.ts, docs/decisions/075): without
+ * one it does not typecheck.
  */
-export type PathSpec = {
-  readonly auth: "anon" | "user" | "operator";
+export type Access =
+  | { readonly auth: "anon" | "operator"; readonly permission?: undefined }
+  | { readonly auth: "user"; readonly permission: Permission };
+
+/** One /vueapi path: who may call it and the Zod schemas of its payload and of its `data`. */
+export type PathSpec = Access & {
   payload: z.ZodType;
   data: z.ZodType;
   /**

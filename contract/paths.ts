@@ -32,6 +32,7 @@ import { marketPaths } from "./market.ts";
 import { crossChainFixturePaths, crossChainPaths } from "./cross-chain.ts";
 import { dedicatedNodePaths } from "./dedicated-nodes.ts";
 import { certificationPaths } from "./certification.ts";
+import { teamPaths } from "./team.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -79,6 +80,7 @@ export const paths = {
   ...crossChainFixturePaths,
   ...dedicatedNodePaths,
   ...certificationPaths,
+  ...teamPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

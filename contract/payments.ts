@@ -146,41 +146,52 @@ export const callbackSchema = z.object({
 export const paymentPaths = {
   "/sys/account/recharge": {
     auth: "user",
+    permission: "pay",
     payload: rechargeSchema,
     data: z.object({ payment: paymentSchema, redirectUrl: z.string().nullable() }),
   },
   /** The caller's recharges, the wallet totals, and the payment types this server offers (docs/decisions/072). */
   "/sys/account/rechargeList": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(paymentSchema).extend({ totals: totalsSchema, offered: z.array(z.enum(PAY_TYPES)) }),
   },
   /** One of the caller's payments; `refresh` asks the provider for the status of one still in payment. */
   "/sys/account/payment": {
     auth: "user",
+    permission: "pay",
     payload: z.object({ paymentNo: z.string().trim().min(1).max(40), refresh: z.boolean().default(false) }),
     data: z.object({ payment: paymentSchema, totals: totalsSchema }),
   },
   "/sys/account/h5cashOutAmount": {
     auth: "user",
+    permission: "pay",
     payload: withdrawSchema,
     data: z.object({ withdrawal: withdrawalSchema }),
   },
   "/sys/account/withdrawList": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(withdrawalSchema).extend({ totals: totalsSchema }),
   },
   /** The saved card; with `setupRef`, the outcome of that card checkout is applied first if it is known. */
   "/sys/account/card": {
     auth: "user",
+    permission: "pay",
     payload: z.object({ setupRef: z.string().trim().max(80).optional() }),
     data: z.object({
       card: cardSchema.nullable(),
       setup: z.enum(["open", "succeeded", "declined", "expired", "unknown"]).nullable(),
     }),
   },
-  "/sys/account/cardSetup": { auth: "user", payload: z.object({}), data: z.object({ redirectUrl: z.string() }) },
+  "/sys/account/cardSetup": {
+    auth: "user",
+    permission: "pay",
+    payload: z.object({}),
+    data: z.object({ redirectUrl: z.string() }),
+  },
   /** Called by the payment provider (server to server), not by the portal. */
   "/pay/callback": {
     auth: "anon",

@@ -165,8 +165,8 @@ export const desktopLinkPayloadSchema = z.object({
 export const platformPaths = {
   "/anon/platform/desktopLink": { auth: "anon", payload: desktopLinkPayloadSchema, data: z.null() },
   "/anon/platform/cityNodes": { auth: "anon", payload: anyPayload, data: z.array(cityNodeSchema) },
-  "/main/home/summary": { auth: "user", payload: anyPayload, data: homeSummarySchema },
-  "/main/home/dashboard": { auth: "user", payload: anyPayload, data: homeDashboardSchema },
-  "/main/home/checklist/dismiss": { auth: "user", payload: anyPayload, data: z.null() },
+  "/main/home/summary": { auth: "user", permission: "read", payload: anyPayload, data: homeSummarySchema },
+  "/main/home/dashboard": { auth: "user", permission: "read", payload: anyPayload, data: homeDashboardSchema },
+  "/main/home/checklist/dismiss": { auth: "user", permission: "write", payload: anyPayload, data: z.null() },
   "/sys/ops/queues/waiting": { auth: "operator", payload: anyPayload, data: opsQueueCountsSchema },
 } satisfies Record<string, PathSpec>;

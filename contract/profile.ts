@@ -97,26 +97,39 @@ export type Contact = z.infer<typeof contactSchema>;
 export const MAX_CONTACTS = 50;
 
 export const profilePaths = {
-  "/sys/system/clientInfo/profile": { auth: "user", payload: anyPayload, data: profileSchema },
+  "/sys/system/clientInfo/profile": { auth: "user", permission: "read", payload: anyPayload, data: profileSchema },
   /**
    * The fields of the caller's account type: `individualProfileSchema` or `enterpriseProfileSchema`. The
    * backend picks the schema from the token's user, so the payload is checked there, field by field.
    */
-  "/sys/system/clientInfo/updateProfile": { auth: "user", payload: anyPayload, data: profileSchema },
-  "/sys/system/clientInfo/contactList": { auth: "user", payload: pageRequestSchema, data: pageOf(contactSchema) },
+  "/sys/system/clientInfo/updateProfile": {
+    auth: "user",
+    permission: "account",
+    payload: anyPayload,
+    data: profileSchema,
+  },
+  "/sys/system/clientInfo/contactList": {
+    auth: "user",
+    permission: "read",
+    payload: pageRequestSchema,
+    data: pageOf(contactSchema),
+  },
   "/sys/system/clientInfo/contactDetail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ contactId: z.number().int() }),
     data: contactSchema,
   },
   /** Adds a contact, or updates one when `contactId` is given. */
   "/sys/system/clientInfo/insertContactList": {
     auth: "user",
+    permission: "pay",
     payload: contactFormSchema.extend({ contactId: z.number().int().optional() }),
     data: contactSchema,
   },
   "/sys/system/clientInfo/deleteContact": {
     auth: "user",
+    permission: "pay",
     payload: z.object({ contactId: z.number().int() }),
     data: nothing,
   },

@@ -185,47 +185,68 @@ const accountRef = z.object({ accountId: id() });
 
 /** The /vueapi paths of the public chain (SPEC §7: /sys/pubChainOrg/queryPubOrgList and the /sys/opc… family). */
 export const publicChainPaths = {
-  "/sys/pubChainOrg/queryPubOrgList": { auth: "user", payload: pubOrgListPayload, data: pageOf(pubOrgSchema) },
+  "/sys/pubChainOrg/queryPubOrgList": {
+    auth: "user",
+    permission: "read",
+    payload: pubOrgListPayload,
+    data: pageOf(pubOrgSchema),
+  },
   "/sys/opc/plan/buy": {
     auth: "user",
+    permission: "services",
     payload: z.object({ orgId: id(), idempotencyKey: idempotencyKey() }),
     data: z.object({ planId: z.number().int(), billId: z.number().int(), billNo: z.string(), replayed: z.boolean() }),
   },
-  "/sys/opc/plan/list": { auth: "user", payload: z.object({}), data: z.array(planSchema) },
-  "/sys/opc/project/create": { auth: "user", payload: projectCreateSchema, data: projectSchema },
+  "/sys/opc/plan/list": { auth: "user", permission: "read", payload: z.object({}), data: z.array(planSchema) },
+  "/sys/opc/project/create": {
+    auth: "user",
+    permission: "services",
+    payload: projectCreateSchema,
+    data: projectSchema,
+  },
   "/sys/opc/project/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, planId: id().optional(), name: z.string().trim().max(50).optional() }),
     data: pageOf(projectSchema),
   },
-  "/sys/opc/project/detail": { auth: "user", payload: projectRef, data: projectSchema },
+  "/sys/opc/project/detail": { auth: "user", permission: "read", payload: projectRef, data: projectSchema },
   /** The user's moves of §4 (docs/decisions/026): enable (11, 15 or 20 → 16), deactivate (16 → 20). */
-  "/sys/opc/project/enable": { auth: "user", payload: projectRef, data: projectSchema },
-  "/sys/opc/project/deactivate": { auth: "user", payload: projectRef, data: projectSchema },
+  "/sys/opc/project/enable": { auth: "user", permission: "services", payload: projectRef, data: projectSchema },
+  "/sys/opc/project/deactivate": { auth: "user", permission: "services", payload: projectRef, data: projectSchema },
   /** A failed deployment (5) queued again (→ 1). */
-  "/sys/opc/project/redeploy": { auth: "user", payload: projectRef, data: projectSchema },
+  "/sys/opc/project/redeploy": { auth: "user", permission: "services", payload: projectRef, data: projectSchema },
   /** The project key: show it, regenerate it (the old one stops at once), enable or disable it. */
   "/sys/opc/project/key": {
     auth: "user",
+    permission: "services",
     payload: z.object({ projectId: id(), action: z.enum(["show", "regenerate", "enable", "disable"]) }),
     data: keySchema,
   },
   "/sys/opc/project/stats": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       projectId: id(),
       range: z.enum(Object.keys(STATS_RANGES) as [keyof typeof STATS_RANGES]).default("7d"),
     }),
     data: statsSchema,
   },
-  "/sys/opc/account/create": { auth: "user", payload: accountCreateSchema, data: chainAccountSchema },
+  "/sys/opc/account/create": {
+    auth: "user",
+    permission: "services",
+    payload: accountCreateSchema,
+    data: chainAccountSchema,
+  },
   "/sys/opc/account/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, projectId: id().optional() }),
     data: pageOf(chainAccountSchema),
   },
   "/sys/opc/account/detail": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       accountId: id(),
       gasRange: z.enum(Object.keys(GAS_RANGES) as [keyof typeof GAS_RANGES]).default("5d"),
@@ -240,6 +261,7 @@ export const publicChainPaths = {
   /** A custody account's key as an encrypted keystore (Web3 Secret Storage v3), with a password of at least 8. */
   "/sys/opc/account/keystore": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       accountId: id(),
       password: z
@@ -252,6 +274,7 @@ export const publicChainPaths = {
   /** Assign gas from the account balance (§9 bill type 50): a bill, one ledger entry, a transfer on the chain. */
   "/sys/opc/account/assignGas": {
     auth: "user",
+    permission: "services",
     payload: accountRef.extend({ amount: moneyAmount(), idempotencyKey: idempotencyKey() }),
     data: gasAssignmentSchema,
   },

@@ -446,24 +446,81 @@ export const discardPayload = z.object({ appId: z.number().int().positive(), app
 /* -------------------------------------------- paths -------------------------------------------- */
 
 export const serviceWizardPaths = {
-  "/sys/chainAppInfo/wizard/draft": { auth: "user", payload: draftRefSchema, data: draftDataSchema },
-  "/sys/chainAppInfo/wizard/drafts": { auth: "user", payload: anyPayload, data: z.array(draftSummarySchema) },
+  "/sys/chainAppInfo/wizard/draft": {
+    auth: "user",
+    permission: "read",
+    payload: draftRefSchema,
+    data: draftDataSchema,
+  },
+  "/sys/chainAppInfo/wizard/drafts": {
+    auth: "user",
+    permission: "read",
+    payload: anyPayload,
+    data: z.array(draftSummarySchema),
+  },
   "/sys/chainAppInfo/wizard/discard": {
     auth: "user",
+    permission: "services",
     payload: discardPayload,
     data: z.object({ name: z.string(), serviceRemoved: z.boolean() }),
   },
-  "/sys/chainAppInfo/wizard/saveBasic": { auth: "user", payload: saveBasicPayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/addAttachment": { auth: "user", payload: addAttachmentPayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/addPackage": { auth: "user", payload: addPackagePayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/addFunction": { auth: "user", payload: addFunctionPayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/addRole": { auth: "user", payload: addRolePayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/delete": { auth: "user", payload: deletePayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/saveNodes": { auth: "user", payload: saveNodesPayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/saveCertificate": { auth: "user", payload: saveCertificatePayload, data: savedSchema },
-  "/sys/chainAppInfo/wizard/advance": { auth: "user", payload: advancePayload, data: savedSchema },
+  "/sys/chainAppInfo/wizard/saveBasic": {
+    auth: "user",
+    permission: "services",
+    payload: saveBasicPayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/addAttachment": {
+    auth: "user",
+    permission: "services",
+    payload: addAttachmentPayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/addPackage": {
+    auth: "user",
+    permission: "services",
+    payload: addPackagePayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/addFunction": {
+    auth: "user",
+    permission: "services",
+    payload: addFunctionPayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/addRole": {
+    auth: "user",
+    permission: "services",
+    payload: addRolePayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/delete": {
+    auth: "user",
+    permission: "services",
+    payload: deletePayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/saveNodes": {
+    auth: "user",
+    permission: "services",
+    payload: saveNodesPayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/saveCertificate": {
+    auth: "user",
+    permission: "services",
+    payload: saveCertificatePayload,
+    data: savedSchema,
+  },
+  "/sys/chainAppInfo/wizard/advance": {
+    auth: "user",
+    permission: "services",
+    payload: advancePayload,
+    data: savedSchema,
+  },
   "/sys/chainAppInfo/wizard/submit": {
     auth: "user",
+    permission: "services",
     payload: submitPayload,
     data: z.object({
       appId: z.number().int(),
@@ -476,5 +533,5 @@ export const serviceWizardPaths = {
 
 /** The cover of the caller's own service as bytes (docs/decisions/053). */
 export const serviceWizardDownloads = {
-  "wizard-cover": { auth: "user", payload: coverPayload },
+  "wizard-cover": { auth: "user", permission: "read", payload: coverPayload },
 } satisfies Record<string, DownloadSpec>;

@@ -301,23 +301,32 @@ export const invitationSchema = z.object({ path: z.string(), expiresAt: z.string
 export const servicePaths = {
   "/sys/chainAppInfo/publishedList": {
     auth: "user",
+    permission: "read",
     payload: pageRequestSchema,
     data: pageOf(serviceRowSchema),
   },
   "/sys/chainAppInfo/publishedDetail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ appId: z.number().int().positive(), appVerId: z.number().int().positive().optional() }),
     data: serviceDetailSchema,
   },
   "/sys/chainAppInfo/payPublishBill": {
     auth: "user",
+    permission: "pay",
     payload: z.object({ appVerId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
     data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
   },
-  "/sys/chainAppInfo/deactivate": { auth: "user", payload: verRef.extend({ confirmName }), data: nothing },
-  "/sys/chainAppInfo/enable": { auth: "user", payload: verRef, data: nothing },
+  "/sys/chainAppInfo/deactivate": {
+    auth: "user",
+    permission: "services",
+    payload: verRef.extend({ confirmName }),
+    data: nothing,
+  },
+  "/sys/chainAppInfo/enable": { auth: "user", permission: "services", payload: verRef, data: nothing },
   "/sys/chainAppInfo/unsubscribe": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appVerId: z.number().int().positive(),
       reason: z.string().trim().max(200).optional(),
@@ -327,16 +336,19 @@ export const servicePaths = {
   },
   "/sys/chainAppInfo/requestEnable": {
     auth: "user",
+    permission: "services",
     payload: z.object({ appVerId: z.number().int().positive(), note: enableNote }),
     data: nothing,
   },
   "/sys/chainAppInfo/invite": {
     auth: "user",
+    permission: "services",
     payload: verRef.extend({ language: z.enum(["en", "zh-CN"]).default("en") }),
     data: invitationSchema,
   },
   "/sys/chainAppInfo/replyComment": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appId: z.number().int().positive(),
       commentId: z.number().int().positive(),
@@ -424,6 +436,7 @@ export const serviceFixtureSchema = z.object({
 export const serviceFixturePaths = {
   "/test/services": {
     auth: "user",
+    permission: "services",
     payload: serviceFixtureSchema,
     data: z.object({ appId: z.number().int(), appVerId: z.number().int(), name: z.string() }),
   },

@@ -136,6 +136,7 @@ export const storePaths = {
   /** §2 App store, all services: running, public, joinable. */
   "/sys/store/services": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       ...pagingFields,
       name: z.string().trim().max(50).optional(),
@@ -145,11 +146,13 @@ export const storePaths = {
   },
   "/sys/store/service": {
     auth: "user",
+    permission: "read",
     payload: z.object({ appId: z.number().int().positive(), commentPage: z.number().int().min(1).default(1) }),
     data: storeServiceDetailSchema,
   },
   "/sys/store/follow": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       targetKind: z.enum(["app", "product"]),
       targetId: z.number().int().positive(),
@@ -159,12 +162,14 @@ export const storePaths = {
   },
   "/sys/store/rate": {
     auth: "user",
+    permission: "services",
     payload: z.object({ appId: z.number().int().positive(), score: z.number().int().min(1).max(5) }),
     data: z.object({ ratingAverage: z.number().nullable(), ratingCount: z.number().int() }),
   },
   /** SPEC §7 /sys/chainAppInfo/addComment (payload not shown there: appId and text). */
   "/sys/chainAppInfo/addComment": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appId: z.number().int().positive(),
       text: required().max(COMMENT_MAX, "store:validation.commentTooLong"),
@@ -173,12 +178,14 @@ export const storePaths = {
   },
   "/sys/store/markUseful": {
     auth: "user",
+    permission: "services",
     payload: z.object({ commentId: z.number().int().positive() }),
     data: z.object({ usefulCount: z.number().int() }),
   },
   /** §2 App store, all products: the listed ones (status 2). */
   "/sys/product/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({
       ...pagingFields,
       name: z.string().trim().max(50).optional(),
@@ -186,14 +193,21 @@ export const storePaths = {
     }),
     data: pageOf(productSchema),
   },
-  "/sys/product/mine": { auth: "user", payload: z.object(pagingFields), data: pageOf(productSchema) },
+  "/sys/product/mine": {
+    auth: "user",
+    permission: "read",
+    payload: z.object(pagingFields),
+    data: pageOf(productSchema),
+  },
   "/sys/product/detail": {
     auth: "user",
+    permission: "read",
     payload: z.object({ productId: z.number().int().positive() }),
     data: productSchema,
   },
   "/sys/product/save": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       productId: z.number().int().positive().optional(),
       product: productFormSchema,
@@ -203,17 +217,20 @@ export const storePaths = {
   },
   "/sys/product/submit": {
     auth: "user",
+    permission: "services",
     payload: z.object({ productId: z.number().int().positive() }),
     data: z.object({ status: z.number().int() }),
   },
   "/sys/product/remove": {
     auth: "user",
+    permission: "services",
     payload: z.object({ productId: z.number().int().positive() }),
     data: z.object({ status: z.number().int() }),
   },
   /** §1 A buyer publishes a product: a new service draft of theirs, prefilled from it. */
   "/sys/product/publish": {
     auth: "user",
+    permission: "services",
     payload: z.object({ productId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
     data: z.object({ appId: z.number().int(), replayed: z.boolean() }),
   },
@@ -226,6 +243,7 @@ export const storePaths = {
   /** Tests only (TEST_FIXTURES=1): make the caller's service public, or give the caller a join in a given audit state. */
   "/test/store": {
     auth: "user",
+    permission: "services",
     payload: z.object({
       appId: z.number().int().positive(),
       makePublic: z.boolean().default(false),
@@ -237,5 +255,5 @@ export const storePaths = {
 
 /** A cover image of a listed service or product (or of the caller's own product), as bytes (docs/decisions/053). */
 export const storeDownloads = {
-  "store-cover": { auth: "user", payload: coverRef },
+  "store-cover": { auth: "user", permission: "read", payload: coverRef },
 } satisfies Record<string, DownloadSpec>;

@@ -118,22 +118,35 @@ export const supportPaths = {
   /** SPEC §7: a signed-in user's new ticket (§5 rules); the attachment was streamed to /upload/support first. */
   "/sys/technicalSupport/insertTech": {
     auth: "user",
+    permission: "write",
     payload: insertTechPayloadSchema,
     data: z.object({ ticketId: z.number().int() }),
   },
   "/sys/technicalSupport/list": {
     auth: "user",
+    permission: "read",
     payload: z.object({ ...pagingFields, status: statusFilter }),
     data: pageOf(ticketSummarySchema),
   },
-  "/sys/technicalSupport/detail": { auth: "user", payload: z.object({ ticketId: id() }), data: ticketDetailSchema },
+  "/sys/technicalSupport/detail": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ ticketId: id() }),
+    data: ticketDetailSchema,
+  },
   /** The asker's reply: an answered ticket is open again (machine.ts). */
   "/sys/technicalSupport/reply": {
     auth: "user",
+    permission: "write",
     payload: z.object({ ticketId: id(), content: ticketText() }),
     data: statusOnly,
   },
-  "/sys/technicalSupport/close": { auth: "user", payload: z.object({ ticketId: id() }), data: statusOnly },
+  "/sys/technicalSupport/close": {
+    auth: "user",
+    permission: "write",
+    payload: z.object({ ticketId: id() }),
+    data: statusOnly,
+  },
   /** The ticket's attachment, for its owner. */
   /** A visitor's ticket (support or contact page): captcha and address limits; the private link is mailed. */
   "/anon/technicalSupport/insertTech": {
@@ -199,6 +212,6 @@ export const supportPaths = {
 
 /** A ticket's attachment as bytes (docs/decisions/053): the asker's own, or any for an operator. */
 export const supportDownloads = {
-  "support-attachment": { auth: "user", payload: z.object({ ticketId: id() }) },
+  "support-attachment": { auth: "user", permission: "read", payload: z.object({ ticketId: id() }) },
   "ops-ticket-attachment": { auth: "operator", payload: z.object({ ticketId: id() }) },
 } satisfies Record<string, DownloadSpec>;

@@ -146,31 +146,49 @@ export const testChaincodeAnswerSchema = z.object({
 export type TestChaincodeAnswer = z.infer<typeof testChaincodeAnswerSchema>;
 
 export const testServicePaths = {
-  "/sys/testService/list": { auth: "user", payload: z.object(pagingFields), data: pageOf(testServiceSchema) },
-  "/sys/testService/detail": { auth: "user", payload: ref, data: testServiceSchema },
-  "/sys/testService/create": { auth: "user", payload: testServiceFields, data: testServiceSchema },
+  "/sys/testService/list": {
+    auth: "user",
+    permission: "read",
+    payload: z.object(pagingFields),
+    data: pageOf(testServiceSchema),
+  },
+  "/sys/testService/detail": { auth: "user", permission: "read", payload: ref, data: testServiceSchema },
+  "/sys/testService/create": {
+    auth: "user",
+    permission: "services",
+    payload: testServiceFields,
+    data: testServiceSchema,
+  },
   /** Edit: while not deployed, failed or waiting for a re-deploy. */
   "/sys/testService/edit": {
     auth: "user",
+    permission: "services",
     payload: testServiceFields.extend({ testServiceId: id() }),
     data: testServiceSchema,
   },
   /** Start deploying: 1 → 5. */
-  "/sys/testService/deploy": { auth: "user", payload: ref, data: testServiceSchema },
+  "/sys/testService/deploy": { auth: "user", permission: "services", payload: ref, data: testServiceSchema },
   /** Upgrade a deployed service: a new version (and source) deployed as a new contract, 10 → 5. */
   "/sys/testService/upgrade": {
     auth: "user",
+    permission: "services",
     payload: testServiceFields.extend({ testServiceId: id() }),
     data: testServiceSchema,
   },
   /** Re-deploy the same source: 10, 15, 20 → 5. */
-  "/sys/testService/redeploy": { auth: "user", payload: ref, data: testServiceSchema },
-  "/sys/testService/delete": { auth: "user", payload: ref, data: nothing },
+  "/sys/testService/redeploy": { auth: "user", permission: "services", payload: ref, data: testServiceSchema },
+  "/sys/testService/delete": { auth: "user", permission: "services", payload: ref, data: nothing },
   /** Query or invoke a deployed Fabric test service's chaincode (docs/decisions/069). */
-  "/sys/testService/chaincode": { auth: "user", payload: testChaincodeCallSchema, data: testChaincodeAnswerSchema },
+  "/sys/testService/chaincode": {
+    auth: "user",
+    permission: "services",
+    payload: testChaincodeCallSchema,
+    data: testChaincodeAnswerSchema,
+  },
   /** The test identity's private key (PEM, PKCS#8), for the owner's own tools; any time, since it signs only on the test network. */
   "/sys/testService/identityKey": {
     auth: "user",
+    permission: "services",
     payload: ref,
     data: z.object({ fileName: z.string(), pem: z.string() }),
   },

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { Permission } from "./team-roles.ts";
 
 /* ------------------------------------------------------------------------------------------------
  * Uploads and request limits (docs/decisions/023). A file never travels inside a /vueapi JSON body:
@@ -15,20 +16,21 @@ export const JSON_BODY_LIMIT_BYTES = 1 * MB;
 /**
  * The kinds of upload and their limits (SPEC §5, §9): chaincode zip 60 MB; attachments 20 MB; images,
  * covers included, 5 MB (docs/decisions/011); business licence 8 MB. Only the licence may be uploaded
- * before an account exists (registration).
+ * before an account exists (registration). `permission`: what the acting member's role needs to upload it
+ * (docs/decisions/075; a signed-in licence upload, a certification's resubmission, is the account's).
  */
 export const UPLOAD_KINDS = {
-  chaincode: { maxBytes: 60 * MB, anonymous: false },
-  attachment: { maxBytes: 20 * MB, anonymous: false },
-  cover: { maxBytes: 5 * MB, anonymous: false },
-  licence: { maxBytes: 8 * MB, anonymous: true },
+  chaincode: { maxBytes: 60 * MB, anonymous: false, permission: "services" },
+  attachment: { maxBytes: 20 * MB, anonymous: false, permission: "write" },
+  cover: { maxBytes: 5 * MB, anonymous: false, permission: "services" },
+  licence: { maxBytes: 8 * MB, anonymous: true, permission: "account" },
   /** A verifiable credential (a JWT in a .jwt or .txt file) to verify (docs/decisions/043). */
-  credential: { maxBytes: 64 * 1024, anonymous: false },
+  credential: { maxBytes: 64 * 1024, anonymous: false, permission: "services" },
   /** A DDC's image or file (docs/decisions/045): png, jpg, pdf or txt. */
-  ddc: { maxBytes: 5 * MB, anonymous: false },
+  ddc: { maxBytes: 5 * MB, anonymous: false, permission: "services" },
   /** A support ticket's attachment (SPEC §9 support file 60 MB; docs/decisions/041): signed-in users only. */
-  support: { maxBytes: 60 * MB, anonymous: false },
-} as const;
+  support: { maxBytes: 60 * MB, anonymous: false, permission: "write" },
+} as const satisfies Record<string, { maxBytes: number; anonymous: boolean; permission: Permission }>;
 export type UploadKind = keyof typeof UPLOAD_KINDS;
 export const isUploadKind = (v: unknown): v is UploadKind =>
   typeof v === "string" && Object.prototype.hasOwnProperty.call(UPLOAD_KINDS, v);

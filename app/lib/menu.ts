@@ -1,3 +1,5 @@
+import { roleMay, type Permission, type TeamRole } from "#contract/team-roles.ts";
+
 /**
  * The left menu of /g/home (SPEC §2 "entries with navigation>0"). An entry is listed only when its page
  * works: areas of later issues add their entries here as they are built.
@@ -8,6 +10,8 @@ export type MenuEntry = {
   /** SPEC §2: shown in the left menu when > 0; the number orders the entries. */
   navigation: number;
   operatorOnly?: boolean;
+  /** Shown only to the roles that have this permission in the account the session acts for (issue 33). */
+  permission?: Permission;
   /**
    * SPEC §2: OnlineHelp, Documentation and the source-repository entry open in a new window instead of
    * navigating: the shell renders the entry as a link with target=_blank rel=noopener.
@@ -96,6 +100,7 @@ export const MENU: MenuEntry[] = [
       { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 6 },
       { key: "certification", to: "/g/home/userCenter/certification", navigation: 7 },
       { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 10 },
+      { key: "members", to: "/g/home/userCenter/Members", navigation: 8, permission: "members" },
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
@@ -111,15 +116,21 @@ export function withSourceRepository(entries: MenuEntry[], url: string | undefin
 }
 
 /**
- * The entries a role sees, in order. An operator's own entries come first (issue 30 item 4: their work is not
+ * The entries a role sees, in order; an entry with a `permission` only for the member roles that have it
+ * (issue 33: the menu hides what the role cannot open). An operator's own entries come first (issue 30 item 4: their work is not
  * buried under the customer's menu). An entry with another entry's page under its path is current only on its own
  * path; every other entry stays current on the pages under it (a queue under Operations, a service under IPFS).
  */
-export function visibleMenu(role: "user" | "operator", entries: MenuEntry[] = MENU): MenuEntry[] {
+export function visibleMenu(
+  role: "user" | "operator",
+  entries: MenuEntry[] = MENU,
+  teamRole: TeamRole = "owner",
+): MenuEntry[] {
   const paths = allPaths(entries);
   const visible = (list: MenuEntry[]): MenuEntry[] =>
     list
       .filter((e) => e.navigation > 0 && (!e.operatorOnly || role === "operator"))
+      .filter((e) => !e.permission || roleMay(teamRole, e.permission))
       .sort((a, b) => Number(!!b.operatorOnly) - Number(!!a.operatorOnly) || a.navigation - b.navigation)
       .map((e) => ({
         ...e,

@@ -8,6 +8,7 @@ import {
 import { Msg, SESSION_INVALID_KEYS } from "#contract/messages.ts";
 import { paths, PORTAL_CODE_PATHS, type DataOf, type PayloadOf, type VueapiPath } from "#contract/paths.ts";
 import { refusedTextErrors, refusedTextFields } from "#contract/text.ts";
+import { PERMISSION_REFUSED } from "#contract/team-roles.ts";
 import { FILE_NAME_HEADER, uploadedSchema, uploadPath, type Uploaded, type UploadKind } from "#contract/uploads.ts";
 import { downloadPath, type DownloadKind, type DownloadPayload } from "#contract/downloads.ts";
 import type * as z from "zod";
@@ -123,6 +124,9 @@ export function buildBody(path: string, payload: unknown, ctx: CallContext): Rec
   }
   return body;
 }
+
+const ROLE_REFUSALS: readonly string[] = Object.values(PERMISSION_REFUSED);
+const isRoleRefusal = (message: string) => ROLE_REFUSALS.includes(message);
 
 function failure(messageKey: string, init: Partial<VueapiFailure> = {}): VueapiFailure {
   return { ok: false, messageKey, fieldErrors: {}, silent: false, code: null, status: 200, ...init };
@@ -310,6 +314,11 @@ async function exchangeWithin<T>(
     const parsed = dataSchema.safeParse(data);
     if (!parsed.success) return failure("errors:empty.dataError", { status: response.status });
     return { ok: true, data: parsed.data };
+  }
+  // A refusal by the member's role in the account (issue 33, docs/decisions/075) is the page's or the form's
+  // to say: a 403 with the message naming the roles that may. Any other code 4 leaves for the console (§8).
+  if (code === ResponseCode.NO_PERMISSION && isRoleRefusal(message)) {
+    return failure(`errors:${message}`, { code, status: 403, fieldErrors: {} });
   }
   if (code === ResponseCode.NO_PERMISSION) {
     throw new VueapiRedirect("/g/home/index", "no-permission", null, null);

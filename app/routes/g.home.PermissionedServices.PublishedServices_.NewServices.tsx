@@ -34,6 +34,7 @@ import {
   wizardLoadFailure,
 } from "#app/lib/wizard.server.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
+import { requirePermission } from "#app/lib/team.server.ts";
 
 /**
  * SPEC §2 PublishedServices/NewServices: the service publish wizard (appState add | mod | update | mod2).
@@ -68,6 +69,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
+  await requirePermission(request, viewer, "services");
   const { appState, appId, step: asked, rawStep, confirm } = readWizardQuery(request);
   await guardNewDraft(request, viewer, appState, appId);
   const api = wizardApi(request, viewer, appState);

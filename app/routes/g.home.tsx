@@ -14,6 +14,8 @@ import { Breadcrumbs } from "#app/components/Breadcrumbs.tsx";
 import { ErrorView } from "#app/components/ErrorView.tsx";
 import { Footer } from "#app/components/Footer.tsx";
 import { ConsoleNotFound } from "#app/components/home/NotFound.tsx";
+import { ConsoleForbidden } from "#app/components/home/Forbidden.tsx";
+import { AccountSwitcher } from "#app/components/team/AccountSwitcher.tsx";
 import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
 import { Logo } from "#app/components/Logo.tsx";
 import { ProfilePanel } from "#app/components/ProfilePanel.tsx";
@@ -30,15 +32,20 @@ export const clientLoader = withNamespaces(handle);
 /** The logged-in shell of /g/home (SPEC §2 Layout and access). Each child guards itself as well. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
-  const [summary, banner] = await Promise.all([
-    apiFor(request, viewer).load("/main/home/summary", {}),
+  const api = apiFor(request, viewer);
+  const [summary, banner, accounts] = await Promise.all([
+    api.load("/main/home/summary", {}),
     bannerAnnouncements(request, viewer.language),
+    // The accounts the login acts for (issue 33): the switcher, and the role the menu is cut to.
+    api.load("/main/team/accounts", {}),
   ]);
+  const teamRole = accounts.find((a) => a.current)?.role ?? "owner";
   return json({
     user: viewer.user,
     summary,
     unread: summary.unreadMessages,
-    menu: withSourceRepository(visibleMenu(viewer.user.role), getEnv().SOURCE_REPOSITORY_URL),
+    accounts,
+    menu: withSourceRepository(visibleMenu(viewer.user.role, undefined, teamRole), getEnv().SOURCE_REPOSITORY_URL),
     userManualUrl: getEnv().USER_MANUAL_URL,
     banner,
   });
@@ -94,7 +101,7 @@ export default function HomeShell() {
 
 /** The console's frame: header, menu, breadcrumbs, and the page (or its not-found) in the main area. */
 function Shell({ data, children }: { data: ShellData; children: React.ReactNode }) {
-  const { user, unread, menu, userManualUrl, banner } = data;
+  const { user, unread, menu, userManualUrl, banner, accounts } = data;
   const { t } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
@@ -107,6 +114,7 @@ function Shell({ data, children }: { data: ShellData; children: React.ReactNode 
         <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-2">
           <Logo to="/g/home/index" />
           <nav aria-label={t("topbar.label")} className="flex flex-wrap items-center gap-2">
+            <AccountSwitcher accounts={accounts} />
             <ProfilePanel
               userName={user.userName}
               realName={user.realName}
@@ -174,7 +182,7 @@ function Shell({ data, children }: { data: ShellData; children: React.ReactNode 
  * A page of the console that does not exist or is not the viewer's (a 404 a page's loader threw, or an
  * unknown /g/home path) is said inside the shell, menu and all (issue 30 item 10; docs/decisions/066). Any
  * other error, and any error of the shell's own loader (it has no data to draw the shell with), replaces
- * the page as before.
+ * the page as before. A page the member's role may not open (a 403, issue 33) is said the same way.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
@@ -183,6 +191,15 @@ export function ErrorBoundary() {
     return (
       <Shell data={data}>
         <ConsoleNotFound />
+      </Shell>
+    );
+  }
+  // A page the member's role may not open (issue 33): a 403 inside the shell, naming the roles that may.
+  if (data && isRouteErrorResponse(error) && error.status === 403) {
+    const messageKey = (error.data as { messageKey?: unknown } | null)?.messageKey;
+    return (
+      <Shell data={data}>
+        <ConsoleForbidden messageKey={typeof messageKey === "string" ? messageKey : null} />
       </Shell>
     );
   }

@@ -20,6 +20,7 @@ import { pageParam } from "#app/lib/params.ts";
 import { newIdempotencyKey } from "#app/lib/payments.server.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
+import { requirePermission } from "#app/lib/team.server.ts";
 
 export const handle = {
   i18n: ["payments"],
@@ -37,6 +38,7 @@ const PAGE_SIZE = 10;
 /** SPEC §2 My account "balance recharge": the form and the caller's recharge records (§4 statuses). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
+  await requirePermission(request, viewer, "pay");
   const data = await apiFor(request, viewer).load("/sys/account/rechargeList", {
     page: { pageSize: PAGE_SIZE, pageIndex: pageParam(new URL(request.url)), condition: {} },
   });

@@ -138,8 +138,13 @@ export const authTokens = pgTable(
      * it opens only the two-factor paths (contract: `beforeSecondFactor`); other users' tokens ignore it.
      */
     mfaVerifiedAt: ts("mfa_verified_at"),
+    /**
+     * The account this login acts for (issue 33, docs/decisions/075): null for its own; another (an
+     * enterprise it is a member of) once it switched there. The router checks the membership on every read.
+     */
+    accountId: integer("account_id").references(() => users.id),
   },
-  (t) => [index("auth_tokens_user").on(t.userId)],
+  (t) => [index("auth_tokens_user").on(t.userId), index("auth_tokens_account").on(t.accountId)],
 );
 
 /**

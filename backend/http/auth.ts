@@ -1,10 +1,20 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { Msg } from "#contract/messages.ts";
 import { authTokens, users } from "#backend/db/tables.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
-import { sessionInvalid } from "./errors.ts";
+import { ApiError, sessionInvalid } from "./errors.ts";
+import { ResponseCode } from "#contract/envelope.ts";
+import {
+  isTeamRole,
+  refusalMessage,
+  roleMay,
+  rolesWith,
+  type Permission,
+  type TeamRole,
+} from "#contract/team-roles.ts";
 import type { AuthUser, TokenRow } from "./session-cache.ts";
 
 export type { AuthUser } from "./session-cache.ts";
@@ -39,35 +49,56 @@ export async function markSecondFactorPassed(db: Db | Tx, tokenHash: string, now
   return marked.length > 0;
 }
 
-/** The columns of the token check: the token's state and the caller's basics (AuthUser), nothing else. */
-const TOKEN_CHECK_COLUMNS = {
-  expiresAt: authTokens.expiresAt,
-  revokedAt: authTokens.revokedAt,
-  mfaVerifiedAt: authTokens.mfaVerifiedAt,
-  id: users.id,
-  userName: users.userName,
-  realName: users.realName,
-  email: users.email,
-  mobile: users.mobile,
-  userType: users.userType,
-  companyName: users.companyName,
-  contactName: users.contactName,
-  role: users.role,
-  createdAt: users.createdAt,
-  lastLoginAt: users.lastLoginAt,
-};
+/** The login that holds a token, when it acts for another account (issue 33): the same columns as the account's. */
+const login = alias(users, "login");
+const userColumns = (t: typeof users | typeof login) => ({
+  id: t.id,
+  userName: t.userName,
+  realName: t.realName,
+  email: t.email,
+  mobile: t.mobile,
+  userType: t.userType,
+  companyName: t.companyName,
+  contactName: t.contactName,
+  role: t.role,
+  createdAt: t.createdAt,
+  lastLoginAt: t.lastLoginAt,
+});
+/** The account a token acts for: its own login's unless it switched (docs/decisions/075). */
+const actingAccount = sql`coalesce(${authTokens.accountId}, ${authTokens.userId})`;
 
-/** One query by the token's primary key, joined to its user by primary key (docs/decisions/030). */
+/**
+ * One query by the token's primary key, joined by primary key to the account it acts for and to its login,
+ * with the login's role in that account (docs/decisions/030, 075): its row in team_members; or, with no
+ * row, owner of its own account when that account has no owner row (an individual, an operator, an
+ * enterprise registered since); else none (removed: the token acts for nothing).
+ */
 async function readToken(db: Db | Tx, tokenHash: string): Promise<TokenRow | undefined> {
   const [row] = await db
-    .select(TOKEN_CHECK_COLUMNS)
+    .select({
+      expiresAt: authTokens.expiresAt,
+      revokedAt: authTokens.revokedAt,
+      mfaVerifiedAt: authTokens.mfaVerifiedAt,
+      account: userColumns(users),
+      login: userColumns(login),
+      memberRole: sql<
+        string | null
+      >`(select tm.role from team_members tm where tm.account_id = ${actingAccount} and tm.member_id = ${authTokens.userId})`,
+      hasOwner: sql<boolean>`exists (select 1 from team_members tm where tm.account_id = ${actingAccount} and tm.role = 'owner')`,
+    })
     .from(authTokens)
-    .innerJoin(users, eq(users.id, authTokens.userId))
+    .innerJoin(users, eq(users.id, actingAccount))
+    .innerJoin(login, eq(login.id, authTokens.userId))
     .where(eq(authTokens.tokenHash, tokenHash))
     .limit(1);
   if (!row) return undefined;
-  const { expiresAt, revokedAt, mfaVerifiedAt, ...user } = row;
-  return { user, expiresAt, revokedAt, mfaVerifiedAt };
+  const { expiresAt, revokedAt, mfaVerifiedAt, account, login: member, memberRole, hasOwner } = row;
+  const role: TeamRole | null = isTeamRole(memberRole)
+    ? memberRole
+    : account.id === member.id && !hasOwner
+      ? "owner"
+      : null;
+  return { user: account, login: member, teamRole: role, expiresAt, revokedAt, mfaVerifiedAt };
 }
 
 /**
@@ -94,7 +125,17 @@ async function tokenRow(
   return { row, kept: false };
 }
 
-export type Authenticated = { user: AuthUser; tokenHash: string; secondFactorPassed: boolean; kept: boolean };
+export type Authenticated = {
+  /** The account the token acts for (issue 33): what every domain reads as the caller. */
+  user: AuthUser;
+  /** The login holding the token: the account itself unless it switched to another. */
+  login: AuthUser;
+  /** The login's role in that account; null once it is no longer a member (every path but `own` refuses). */
+  teamRole: TeamRole | null;
+  tokenHash: string;
+  secondFactorPassed: boolean;
+  kept: boolean;
+};
 
 /**
  * The caller of a non-anonymous path (SPEC §8): no or unknown token → MSG_10004, expired → MSG_10005,
@@ -110,7 +151,35 @@ export async function authenticate(services: Deps, request: Request, fresh = fal
   if (!row) throw sessionInvalid(Msg.PLEASE_LOGIN);
   if (row.revokedAt) throw sessionInvalid(Msg.SESSION_ENDED);
   if (row.expiresAt.getTime() <= services.now().getTime()) throw sessionInvalid(Msg.LOGIN_TIMEOUT);
-  return { user: row.user, tokenHash, secondFactorPassed: row.mfaVerifiedAt !== null, kept };
+  return {
+    user: row.user,
+    login: row.login,
+    teamRole: row.teamRole,
+    tokenHash,
+    secondFactorPassed: row.mfaVerifiedAt !== null,
+    kept,
+  };
+}
+
+/**
+ * Why the acting member may not use a path of this permission, or null (issue 33, docs/decisions/075): a
+ * login no longer a member of the account it acts for has its session ended there (code 3); a role without
+ * the permission gets code 4 and the message naming the roles that have it (`data.roles`).
+ */
+export function refusalOf(auth: Authenticated, permission: Permission): ApiError | null {
+  if (permission === "own") return null;
+  if (!auth.teamRole) return sessionInvalid(Msg.SESSION_ENDED);
+  if (roleMay(auth.teamRole, permission)) return null;
+  return new ApiError(refusalMessage(permission), { roles: rolesWith(permission) }, ResponseCode.NO_PERMISSION);
+}
+
+/** The caller of an upload (or any door outside the router) with the permission it needs; a refusal is read again first. */
+export async function authorize(services: Deps, request: Request, permission: Permission): Promise<Authenticated> {
+  let auth = await authenticate(services, request);
+  if (auth.kept && refusalOf(auth, permission)) auth = await authenticate(services, request, true);
+  const refusal = refusalOf(auth, permission);
+  if (refusal) throw refusal;
+  return auth;
 }
 
 export async function revokeToken(services: Deps, tokenHash: string) {

@@ -17,7 +17,8 @@ import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
 import { entryFromRule, recordAudit } from "#backend/kit/audit.ts";
 import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-limit.ts";
-import { authenticate, type Authenticated, type AuthUser } from "./auth.ts";
+import { authenticate, refusalOf, type Authenticated, type AuthUser } from "./auth.ts";
+import type { TeamRole } from "#contract/team-roles.ts";
 import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
 import { ApiError, sessionInvalid } from "./errors.ts";
 import { continuesDownload, sendDownload, type Download, type DownloadRequest } from "./download.ts";
@@ -26,8 +27,16 @@ import { handleUpload, type UploadRules } from "./upload.ts";
 export type CallContext = {
   deps: Deps;
   language: Language;
-  /** The caller, for paths that need a token. */
+  /**
+   * The caller, for paths that need a token: the account the token acts for (issue 33), which every domain
+   * reads as its owner of records; for a path of permission `own`, the login itself.
+   */
   user: AuthUser | null;
+  /**
+   * The login acting (docs/decisions/075): who did it in the account's name, and its role there. The account's
+   * own login (its owner) unless the token switched to an account it is a member of; null on anonymous paths.
+   */
+  member: Member | null;
   tokenHash: string | null;
   /**
    * The end user's address as the caller of the router vouched for it (docs/decisions/021): the socket's
@@ -38,11 +47,14 @@ export type CallContext = {
   path: VueapiPath;
 };
 
+/** The login acting for the account, and its role there. */
+export type Member = { id: number; userName: string; realName: string | null; role: TeamRole };
+
 /** Who hands a request to the router, and what it knows of the end user. */
 export type Caller = { clientAddress?: string | null };
 
 /** The context of a path that needs a token: the router has authenticated the caller. */
-export type SignedInContext = CallContext & { user: AuthUser; tokenHash: string };
+export type SignedInContext = CallContext & { user: AuthUser; member: Member; tokenHash: string };
 
 /** What the handler of path P receives: the signed-in context unless the path is anonymous. */
 export type ContextOf<P extends VueapiPath> = (typeof paths)[P]["auth"] extends "anon" ? CallContext : SignedInContext;
@@ -146,20 +158,39 @@ export function createRouter(
   uploads: UploadRules = new Map(),
   downloads: Partial<DownloadHandlers> = {},
 ) {
-  /** The caller of a path of this `auth`, authenticated (throws the refusal as an ApiError). */
-  async function callerOf(request: Request, spec: Pick<PathSpec, "auth" | "beforeSecondFactor">) {
-    if (spec.auth === "anon") return { user: null, tokenHash: null };
+  /**
+   * The caller of a path of this `auth`, authenticated and allowed by its `permission` (throws the refusal
+   * as an ApiError): the account it acts for, or the login itself on an `own` path, and the acting member.
+   */
+  async function callerOf(
+    request: Request,
+    spec: Pick<PathSpec, "auth" | "permission" | "beforeSecondFactor">,
+  ): Promise<{ user: AuthUser | null; member: CallContext["member"]; tokenHash: string | null }> {
+    if (spec.auth === "anon") return { user: null, member: null, tokenHash: null };
     // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
     const needsSecondFactor = (a: Authenticated) =>
       a.user.role === "operator" && !a.secondFactorPassed && !spec.beforeSecondFactor;
-    const notOperator = (a: Authenticated) => spec.auth === "operator" && a.user.role !== "operator";
+    const notOperator = (a: Authenticated) => spec.auth === "operator" && a.login.role !== "operator";
+    const byRole = (a: Authenticated) => (spec.permission ? refusalOf(a, spec.permission) : null);
     let auth = await authenticate(deps, request);
-    // A refusal is never decided on a kept answer (the second factor passed or a role changed in another
-    // process since): it is read again first (docs/decisions/030).
-    if (auth.kept && (needsSecondFactor(auth) || notOperator(auth))) auth = await authenticate(deps, request, true);
+    // A refusal is never decided on a kept answer (the second factor passed, a role changed or a member
+    // removed in another process since): it is read again first (docs/decisions/030).
+    if (auth.kept && (needsSecondFactor(auth) || notOperator(auth) || byRole(auth)))
+      auth = await authenticate(deps, request, true);
     if (needsSecondFactor(auth)) throw sessionInvalid(Msg.SECOND_FACTOR_REQUIRED);
     if (notOperator(auth)) throw new ApiError(Msg.NO_PERMISSION, null, ResponseCode.NO_PERMISSION);
-    return { user: auth.user as AuthUser | null, tokenHash: auth.tokenHash as string | null };
+    const refusal = byRole(auth);
+    if (refusal) throw refusal;
+    const { login } = auth;
+    const member = {
+      id: login.id,
+      userName: login.userName,
+      realName: login.realName,
+      // An operator path's caller is the operator itself (its own account); `own` paths answer for the login.
+      role: auth.teamRole ?? "owner",
+    };
+    const user = spec.permission === "own" || spec.auth === "operator" ? login : auth.user;
+    return { user, member, tokenHash: auth.tokenHash };
   }
 
   /**
@@ -175,7 +206,7 @@ export function createRouter(
     const spec = downloadSpecs[kind];
     const { userLanguage: _l, portalCode: _p, ...payload } = body;
     try {
-      const { user, tokenHash } = await callerOf(request, spec);
+      const { user, member, tokenHash } = await callerOf(request, spec);
       const refused = refusedTextFields(payload);
       if (refused.length > 0)
         return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
@@ -185,6 +216,7 @@ export function createRouter(
         deps,
         language: languageOf(request, body),
         user,
+        member,
         tokenHash,
         clientAddress: caller.clientAddress ?? null,
         // Not a /vueapi path: the audit log never names a download (every kind is a read).
@@ -236,7 +268,7 @@ export function createRouter(
     const language = languageOf(request, body);
     const { userLanguage: _l, portalCode: _p, ...payload } = body;
     try {
-      const { user, tokenHash } = await callerOf(request, spec as PathSpec);
+      const { user, member, tokenHash } = await callerOf(request, spec as PathSpec);
       // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
       // handler sees it (docs/decisions/024).
       const refused = refusedTextFields(payload);
@@ -250,6 +282,7 @@ export function createRouter(
         deps,
         language,
         user,
+        member,
         tokenHash,
         clientAddress: caller.clientAddress ?? null,
         path: vueapiPath,

@@ -12,6 +12,7 @@
  * on the same PostgreSQL) keeps its entry until its TTL ends: that is the bound, `SESSION_CACHE_TTL_MS`.
  */
 import type { users } from "#backend/db/tables.ts";
+import type { TeamRole } from "#contract/team-roles.ts";
 
 /** How long another process may go on accepting a token revoked elsewhere (docs/decisions/030). */
 export const SESSION_CACHE_TTL_MS = 5_000;
@@ -35,8 +36,18 @@ export type AuthUser = Pick<
   | "lastLoginAt"
 >;
 
-/** What one token check reads: the token's state and its user. */
-export type TokenRow = { user: AuthUser; expiresAt: Date; revokedAt: Date | null; mfaVerifiedAt: Date | null };
+/**
+ * What one token check reads: the token's state, the account it acts for (`user`), the login that holds it
+ * and the login's role in that account (issue 33, docs/decisions/075).
+ */
+export type TokenRow = {
+  user: AuthUser;
+  login: AuthUser;
+  teamRole: TeamRole | null;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  mfaVerifiedAt: Date | null;
+};
 
 type Entry = { row: TokenRow; readAt: number };
 
@@ -96,10 +107,14 @@ export class SessionCache {
     this.entries.delete(tokenHash);
   }
 
-  /** Every token of a user ended or changed (password, log out everywhere, profile, role). */
+  /**
+   * Every token of a user ended or changed (password, log out everywhere, profile, role, a member's role or
+   * removal): the tokens it holds and the tokens acting for it as an account.
+   */
   forgetUser(userId: number): void {
     this.generation += 1;
-    for (const [hash, entry] of this.entries) if (entry.row.user.id === userId) this.entries.delete(hash);
+    for (const [hash, entry] of this.entries)
+      if (entry.row.user.id === userId || entry.row.login.id === userId) this.entries.delete(hash);
   }
 
   get size(): number {

@@ -5,7 +5,7 @@ import type { Deps } from "#backend/deps.ts";
 import { declaresMoreThan, discardRest } from "#backend/kit/body-limit.ts";
 import type { StoredFile } from "#backend/kit/storage.ts";
 import { receiveUpload, SenderGone, type UploadRule } from "#backend/kit/uploads.ts";
-import { authenticate, newSecret } from "./auth.ts";
+import { authorize, newSecret } from "./auth.ts";
 import { ApiError } from "./errors.ts";
 
 export type UploadRules = ReadonlyMap<UploadKind, UploadRule>;
@@ -49,7 +49,7 @@ export async function handleUpload(
   clientAddress: string | null = null,
 ): Promise<Response> {
   const rule = rules.get(kind)!;
-  const { maxBytes, anonymous } = UPLOAD_KINDS[kind];
+  const { maxBytes, anonymous, permission } = UPLOAD_KINDS[kind];
   const leave = (response: Response) => {
     // What the client still sends is read and thrown away, so that it receives the answer.
     discardRest(request.body);
@@ -61,7 +61,7 @@ export async function handleUpload(
       // Without a session, the address pays for the storage it asks for (docs/decisions/021).
       await services.limits.consume("upload.anon.ip", services.limits.subjectOf(clientAddress));
     } else {
-      ownerId = (await authenticate(services, request)).user.id;
+      ownerId = (await authorize(services, request, permission)).user.id;
     }
   } catch (error) {
     if (error instanceof ApiError) {

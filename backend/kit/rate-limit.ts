@@ -6,7 +6,8 @@ import { ApiError } from "#backend/http/errors.ts";
 import type { MailPermit } from "#backend/mail.ts";
 
 /** What a mail caused by a caller is for: each has its own budget per recipient and caller (docs/decisions/054). */
-export type MailPurpose = "activation" | "resetCode" | "desktopLink" | "supportTicket" | "newsletter" | "eventSignup";
+export type MailPurpose =
+  "activation" | "resetCode" | "desktopLink" | "supportTicket" | "newsletter" | "eventSignup" | "teamInvitation";
 import { addressKey, type LimitName, type LimitRule, type RateLimitConfig } from "./rate-limit-rules.ts";
 
 /**

@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
-import { paths, type VueapiPath } from "#contract/paths.ts";
+import { paths, type PathSpec, type VueapiPath } from "#contract/paths.ts";
+import { refusalMessage, roleMay, type TeamRole } from "#contract/team-roles.ts";
 import { activeUser, login } from "./client.ts";
 import { basePayload, type PayloadContext } from "./security/payloads.ts";
+import { buildTeam, MEMBER_ROLES } from "./security/team.ts";
 import { accepts, allPaths, jsonSchemaOf, type Json, type JsonObject } from "./security/schema.ts";
 import {
   buildWorld,
@@ -414,4 +416,41 @@ describe("payload fuzzing", () => {
     }
     expect(problems).toEqual([]);
   }, 1_200_000);
+});
+
+/**
+ * Teams (issue 33, docs/decisions/075): a member whose role lacks a path's permission is refused before its
+ * payload is read, whatever the payload: two fuzzed cases of every user path as each role without its
+ * permission answer code 4 with the message naming the roles that have it (a body that is not a JSON object
+ * is refused first, with a 4xx). On PostgreSQL, one path per permission per role.
+ */
+describe("payload fuzzing as a member without the permission", () => {
+  it("every role-refused path refuses any payload by role, never with a 5xx", async () => {
+    const team = await buildTeam("fzt");
+    const identities = [["owner", team.owner.token], ...MEMBER_ROLES.map((r) => [r, team.members[r].token])] as [
+      TeamRole,
+      string,
+    ][];
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const path of allPaths) {
+      const spec = paths[path] as PathSpec;
+      if (spec.auth !== "user" || path.startsWith("/test/")) continue;
+      for (const [role, token] of identities) {
+        if (roleMay(role, spec.permission)) continue;
+        if (process.env.DATABASE_URL) {
+          if (seen.has(`${role}:${spec.permission}`)) continue;
+          seen.add(`${role}:${spec.permission}`);
+        }
+        for (const c of plan(path).slice(0, 2)) {
+          figures.requests += 1;
+          const r = await post(path, undefined, token, c.body);
+          if (r.status >= 500) problems.push(`${path} [${c.what}] as ${role}: HTTP ${r.status}`);
+          else if (r.status === 200 && (r.code !== 4 || r.message !== refusalMessage(spec.permission)))
+            problems.push(`${path} [${c.what}] as ${role}: not refused by role (code ${r.code} ${r.message})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 600_000);
 });

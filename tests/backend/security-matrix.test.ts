@@ -3,14 +3,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { endpoints } from "#backend/index.ts";
+import { domains, endpoints } from "#backend/index.ts";
 import { eventFor, signCallback } from "#backend/domains/payments/checkout.ts";
 import { ResponseCode } from "#contract/envelope.ts";
 import { Msg } from "#contract/messages.ts";
-import { paths, type VueapiPath } from "#contract/paths.ts";
+import { paths, type PathSpec, type VueapiPath } from "#contract/paths.ts";
+import { downloads as downloadSpecs } from "#contract/downloads.ts";
+import { PERMISSION_REFUSED, refusalMessage, roleMay, type Permission, type TeamRole } from "#contract/team-roles.ts";
+import { UPLOAD_KINDS } from "#contract/uploads.ts";
 import { basePayload, DISCRIMINATED, KIND_OF_FIELD, recordFieldsOf, withField } from "./security/payloads.ts";
 import { allPaths, getAt, idFieldsOf, openObjectsOf, setAt, type Json, type JsonObject } from "./security/schema.ts";
-import { login } from "./client.ts";
+import { download, login, uploadRaw } from "./client.ts";
+import { buildTeam, MEMBER_ROLES, type Team } from "./security/team.ts";
 import {
   callAt,
   loginAt,
@@ -182,6 +186,15 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/prn/quote",
   "/sys/prn/list",
   "/sys/prn/create",
+  // Teams (issue 33): the caller's own accounts and team; an invitation is named by its link or by an id of the
+  // caller's own account (another account's is refused in tests/backend/teams.test.ts).
+  "/main/team/accounts",
+  "/main/team/invitation",
+  "/main/team/accept",
+  "/sys/team/members",
+  "/sys/team/invite",
+  "/sys/team/resend",
+  "/sys/team/cancelInvitation",
 ]);
 
 /**
@@ -226,6 +239,7 @@ const figures = figuresOf(() => "security matrix", {
   sessionRequests: 0,
   endpointRequests: 0,
   webhookRequests: 0,
+  roleRequests: 0,
   snapshots: 0,
 });
 
@@ -1236,4 +1250,94 @@ describe("a participation apply ticket forged on the embedded default", () => {
     expect(opened.data.canApply).toBe(true);
     expect((await roles(ticket)).code).toBe(0);
   }, 180_000);
+});
+
+/**
+ * Teams (issue 33, docs/decisions/075): one enterprise account with a member per role calls every user path,
+ * download and upload, and each answers by the permission its contract declares: a role without it gets code 4
+ * and the message naming the roles that have it, before its payload is read; a role with it is never refused
+ * by role. A user path without a permission fails here. The whole matrix on PGlite; on PostgreSQL one path per
+ * domain per role (CI time).
+ */
+describe("one account, a member per role: every path by its permission", () => {
+  let team: Team;
+  beforeAll(async () => {
+    team = await buildTeam("mxt");
+  }, 300_000);
+
+  const ROLE_REFUSALS = new Set(Object.values(PERMISSION_REFUSED));
+  const identities = () =>
+    [["owner", team.owner.token], ...MEMBER_ROLES.map((r) => [r, team.members[r].token])] as [TeamRole, string][];
+
+  /** On PostgreSQL, the first path of each domain with each permission it uses: every door kind, a domain each. */
+  function chosen(userPaths: VueapiPath[]): VueapiPath[] {
+    if (!process.env.DATABASE_URL) return userPaths;
+    const seen = new Set<string>();
+    return userPaths.filter((p) => {
+      const domain = domains.find((d) => d.handlers && p in d.handlers)?.name ?? p;
+      const key = `${domain}:${(paths[p] as PathSpec).permission}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  function judged(where: string, role: TeamRole, permission: Permission | undefined, r: Reply): string[] {
+    if (!permission) return [`${where}: declares no permission`];
+    if (r.status >= 500) return [`${where} as ${role}: server error ${r.status}`];
+    if (!roleMay(role, permission)) {
+      if (r.code !== ResponseCode.NO_PERMISSION || r.message !== refusalMessage(permission))
+        return [`${where} as ${role}: not refused for "${permission}" (code ${r.code} ${r.message})`];
+      return [];
+    }
+    if (r.code === ResponseCode.SESSION_INVALID || ROLE_REFUSALS.has(r.message))
+      return [`${where} as ${role}: refused although the role has "${permission}" (code ${r.code} ${r.message})`];
+    return [];
+  }
+
+  it("each role is answered by each user path's permission", async () => {
+    const problems: string[] = [];
+    const userPaths = allPaths.filter((p) => paths[p].auth === "user" && !FIXTURE_PATHS.has(p) && !LAST.includes(p));
+    const started = performance.now();
+    for (const path of chosen(userPaths)) {
+      const payload = basePayload(path, { world: A, cityNodeId }).payload;
+      for (const [role, token] of identities()) {
+        figures.roleRequests += 1;
+        problems.push(...judged(path, role, (paths[path] as PathSpec).permission, await post(path, payload, token)));
+      }
+    }
+    console.info(
+      `role matrix: ${chosen(userPaths).length} paths × 5 roles in ${Math.round(performance.now() - started)} ms`,
+    );
+    // The account is intact: each member still acts for it with its role.
+    for (const [role, token] of identities()) {
+      const me = await post("/main/getClientInfo", {}, token);
+      expect([me.data?.userId, me.data?.member?.role]).toEqual([team.accountId, role]);
+    }
+    expect(problems).toEqual([]);
+  }, 900_000);
+
+  it("each role is answered by each download's and upload's permission", async () => {
+    const problems: string[] = [];
+    for (const [kind, spec] of Object.entries(downloadSpecs)) {
+      if (spec.auth !== "user") continue;
+      for (const [role, token] of identities()) {
+        const res = await download(kind, {}, token);
+        const text = await res.text();
+        const envelope = /^\{/.test(text) ? (JSON.parse(text) as { code: number; message: string }) : null;
+        const r = { status: res.status, code: envelope?.code ?? 0, message: envelope?.message ?? "", text } as Reply;
+        problems.push(...judged(`download ${kind}`, role, spec.permission, r));
+      }
+    }
+    for (const [kind, rule] of Object.entries(UPLOAD_KINDS)) {
+      if (rule.anonymous) continue;
+      for (const [role, token] of identities()) {
+        const res = await uploadRaw(kind, "empty.txt", "", token);
+        const envelope = (await res.json()) as { code: number; message: string };
+        const r = { status: res.status, ...envelope, text: JSON.stringify(envelope) } as Reply;
+        problems.push(...judged(`upload ${kind}`, role, rule.permission, r));
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 300_000);
 });

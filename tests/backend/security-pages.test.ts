@@ -270,6 +270,14 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     billId: { kind: "bill", expect: "404" },
     confirm: { notId: "pay confirmation" },
   },
+  // Teams (issue 33): a member to confirm removing or making owner (only the caller's own team's are shown); the
+  // switcher's account (another's is refused with a flash); an invitation's link (a capability).
+  "g.home.userCenter.Members.tsx": {
+    remove: { kind: "user", expect: "no-data" },
+    transfer: { kind: "user", expect: "no-data" },
+  },
+  "g.home.team.switch.tsx": { accountId: { kind: "user", expect: "no-data" } },
+  "g.main.team.accept.tsx": { token: { notId: "the invitation's link (a capability)" } },
   "g.home.userCenter.ContactInformation.tsx": {
     edit: { kind: "contact", expect: "404", malformed: [200] },
     delete: { kind: "contact", expect: "404", malformed: [200] },

@@ -1,20 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { SessionCache, SESSION_CACHE_TTL_MS, type TokenRow } from "#backend/http/session-cache.ts";
 
-const row = (userId: number, revokedAt: Date | null = null): TokenRow => ({
-  user: {
-    id: userId,
-    userName: `u${userId}`,
-    realName: "R",
-    email: "e@example.com",
-    mobile: null,
-    userType: 1,
-    companyName: null,
-    contactName: null,
-    role: "user",
-    createdAt: new Date(0),
-    lastLoginAt: null,
-  },
+const user = (userId: number): TokenRow["user"] => ({
+  id: userId,
+  userName: `u${userId}`,
+  realName: "R",
+  email: "e@example.com",
+  mobile: null,
+  userType: 1,
+  companyName: null,
+  contactName: null,
+  role: "user",
+  createdAt: new Date(0),
+  lastLoginAt: null,
+});
+
+const row = (userId: number, revokedAt: Date | null = null, loginId: number = userId): TokenRow => ({
+  user: user(userId),
+  login: user(loginId),
+  teamRole: loginId === userId ? "owner" : "developer",
   expiresAt: new Date(Date.now() + 60_000),
   revokedAt,
   mfaVerifiedAt: null,
@@ -52,6 +56,18 @@ describe("the token check's cache", () => {
     cache.forgetUser(1); // a password change committed while the read was under way
     cache.set("a", row(1), readSince);
     expect(cache.get("a")).toBeUndefined();
+  });
+
+  it("forgetting a user drops the tokens it holds and the tokens acting for it (issue 33)", () => {
+    const cache = new SessionCache(SESSION_CACHE_TTL_MS, () => 0);
+    cache.set("own", row(7), 0);
+    cache.set("member", row(1, null, 7), 0);
+    cache.set("other", row(2), 0);
+    cache.forgetUser(7);
+    expect([cache.get("own"), cache.get("member"), cache.get("other")?.user.id]).toEqual([undefined, undefined, 2]);
+    cache.set("member", row(1, null, 7), cache.generation);
+    cache.forgetUser(1);
+    expect(cache.get("member")).toBeUndefined();
   });
 
   it("keeps nothing with a TTL of 0, and at most its limit of tokens (the oldest go first)", () => {

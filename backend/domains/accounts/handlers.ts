@@ -148,8 +148,12 @@ export async function logout(_input: unknown, { deps, tokenHash }: SignedInConte
   return null;
 }
 
-export async function clientInfo(_input: unknown, { user }: SignedInContext) {
-  return toUser(user);
+/** The account the session acts for, and the login acting in it with its role (issue 33). */
+export async function clientInfo(_input: unknown, { user, member }: SignedInContext) {
+  return {
+    ...toUser(user),
+    member: { memberId: member.id, userName: member.userName, realName: member.realName, role: member.role },
+  };
 }
 
 /* ------------------------------------------------------------------ forgotten password */

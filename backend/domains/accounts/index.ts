@@ -27,8 +27,10 @@ import { createOperator } from "./operators.ts";
 import { hashPassword } from "./passwords.ts";
 import { licenceUpload } from "./rules.ts";
 import { saveProfileDetails, toUser } from "./users.ts";
+import { myAccounts, removeMember, setRole, switchAccount, transferOwnership } from "./team.ts";
+import { accept, cancelInvitation, invite, resend, team, viewInvitation } from "./team-invitations.ts";
 
-/** Registration, activation, enterprise certification (docs/decisions/071), login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
+/** Registration, activation, teams (members, roles, invitations: docs/decisions/075), enterprise certification (docs/decisions/071), login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
 export default defineDomain({
   name: "accounts",
   handlers: handlersOf({
@@ -50,6 +52,18 @@ export default defineDomain({
     "/sys/system/clientInfo/resubmitCertification": resubmitCertification,
     "/sys/ops/certifications/list": listCertifications,
     "/sys/ops/certifications/review": reviewCertification,
+    // Teams (issue 33, docs/decisions/075).
+    "/main/team/accounts": myAccounts,
+    "/main/team/switch": switchAccount,
+    "/main/team/invitation": viewInvitation,
+    "/main/team/accept": accept,
+    "/sys/team/members": team,
+    "/sys/team/invite": invite,
+    "/sys/team/resend": resend,
+    "/sys/team/cancelInvitation": cancelInvitation,
+    "/sys/team/setRole": setRole,
+    "/sys/team/remove": removeMember,
+    "/sys/team/transfer": transferOwnership,
   }),
   downloads: downloadHandlersOf({ "ops-certification-licence": certificationLicence }),
   uploads: { licence: licenceUpload },

@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigint, check, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "#backend/db/tables.ts";
 import { ts } from "#backend/db/columns.ts";
 
@@ -71,4 +72,66 @@ export const recoveryCodes = pgTable(
     createdAt: ts("created_at").notNull(),
   },
   (t) => [uniqueIndex("recovery_codes_user_code").on(t.userId, t.codeHash)],
+);
+
+/**
+ * The members of an enterprise account (issue 33, docs/decisions/075): the account is a users row, each
+ * member a login (users row) with one role. The account's owner is a row too (the migration made every
+ * enterprise its own owner); at most one owner an account (the partial unique index), and the accounts
+ * domain's operations keep one. A login with no row in its own account acts for it as its owner
+ * (individuals, operators).
+ */
+export const teamMembers = pgTable(
+  "team_members",
+  {
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => users.id),
+    memberId: integer("member_id")
+      .notNull()
+      .references(() => users.id),
+    role: text("role").notNull(),
+    addedAt: ts("added_at").notNull(),
+    /** The member who added this one (null: the migration). */
+    addedBy: integer("added_by").references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex("team_members_account_member").on(t.accountId, t.memberId),
+    uniqueIndex("team_members_one_owner")
+      .on(t.accountId)
+      .where(sql`${t.role} = 'owner'`),
+    index("team_members_member").on(t.memberId),
+    check("team_members_role", sql`${t.role} in ('owner', 'admin', 'developer', 'finance', 'viewer')`),
+  ],
+);
+
+/**
+ * Invitations to an account (issue 33): a one-time link (only its SHA-256 kept) for one email address and
+ * role, valid 7 days; resent (a new link, the old one dead) at most once a minute.
+ */
+export const teamInvitations = pgTable(
+  "team_invitations",
+  {
+    id: serial("id").primaryKey(),
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => users.id),
+    email: text("email").notNull(),
+    role: text("role").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: integer("invited_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: ts("created_at").notNull(),
+    sentAt: ts("sent_at").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    acceptedAt: ts("accepted_at"),
+    acceptedBy: integer("accepted_by").references(() => users.id),
+    cancelledAt: ts("cancelled_at"),
+  },
+  (t) => [
+    uniqueIndex("team_invitations_token").on(t.tokenHash),
+    index("team_invitations_account").on(t.accountId),
+    check("team_invitations_role", sql`${t.role} in ('admin', 'developer', 'finance', 'viewer')`),
+  ],
 );

@@ -43,6 +43,13 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   packageId: "package",
   parentId: "function",
   userId: "user",
+  /** Teams (issue 33): a member and an account are logins (users). */
+  memberId: "user",
+  /**
+   * An invitation of an enterprise account: the worlds are individuals and have none; another account's
+   * invitation id is refused in tests/backend/teams.test.ts.
+   */
+  invitationId: "not-id",
   messageIds: "message",
   refundId: "refund",
   ticket: "ticket",

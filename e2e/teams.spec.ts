@@ -1,0 +1,209 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, ready, test } from "./fixtures.ts";
+import { activationLink, CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
+
+// Issue 33 (teams), with JavaScript on and off: the owner invites a finance member, who pays a bill and applies
+// for an invoice but is refused publishing a service; a developer opens the IDE but cannot recharge.
+
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+async function vueapi(request: APIRequestContext, p: string, data: unknown, token?: string) {
+  const res = await request.post(`/vueapi${p}`, { data, headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const body = (await res.json()) as { code: number; message: string; data: any };
+  expect(body.code, `${p}: ${JSON.stringify(body)}`).toBe(0);
+  return body.data;
+}
+
+async function apiLogin(request: APIRequestContext, userName: string) {
+  const { captchaKey } = await vueapi(request, "/anon/captcha/create", {});
+  const login = await vueapi(request, "/main/user/login", {
+    username: userName,
+    password: PASSWORD,
+    captchaKey,
+    captcha: CAPTCHA,
+  });
+  return login.token as string;
+}
+
+/** An activated enterprise login with a paid and an unpaid bill and a balance (the tests-only fixtures path). */
+async function enterpriseOwner(request: APIRequestContext, userName: string) {
+  const licence = await request.post("/vueapi/upload/licence", {
+    data: PNG,
+    headers: { "Content-Type": "application/octet-stream", "X-File-Name": "licence.png" },
+  });
+  const uploadId = ((await licence.json()) as { data: { uploadId: string } }).data.uploadId;
+  const { captchaKey } = await vueapi(request, "/anon/captcha/create", {});
+  const email = `${userName}@example.com`;
+  await vueapi(request, "/anon/user/register", {
+    payload: {
+      userType: "2",
+      userName,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      realName: "Owner",
+      email,
+      companyName: `${userName} Ltd`,
+      companyAddress: "1 Road",
+      contactName: "Zhang",
+      country: "Germany",
+      creditCode: "DE12345678",
+      captchaKey,
+      captcha: CAPTCHA,
+      agreeTerms: "on",
+      agreePrivacy: "on",
+    },
+    licence: { uploadId },
+  });
+  const token = new URL(activationLink(await waitForMail(email, /UserActivation/))).searchParams.get("token");
+  await vueapi(request, "/anon/user/activate", { token });
+  const apiToken = await apiLogin(request, userName);
+  await vueapi(
+    request,
+    "/test/fixtures",
+    {
+      grantCents: 5_000,
+      bills: [
+        { billType: 1, serviceName: "Alpha ledger", totalCents: 1_250 },
+        { totalCents: 2_000, payState: 15, serviceName: "Fixture service" },
+      ],
+    },
+    apiToken,
+  );
+  // An enterprise invoice title and a receiving address, for the finance member's application.
+  await vueapi(
+    request,
+    "/sys/invoicetitles/h5insertInvoiceTitle",
+    {
+      titleType: "2", // an enterprise title (contract/invoice-codes.ts TITLE_TYPE)
+      title: "Example Chain Ltd.",
+      taxNo: "91110108MA01ABCD1X",
+      bank: "Example Bank",
+      bankAccount: "6222020200112233445",
+      registeredAddress: "1 Example Road, Beijing",
+      registeredPhone: "010-12345678",
+      isDefault: "on",
+    },
+    apiToken,
+  );
+  return { userName, email, apiToken };
+}
+
+async function signIn(page: Page, userName: string) {
+  await page.context().clearCookies();
+  await logIn(page, userName, PASSWORD);
+  await expect(page).toHaveURL(/\/g\/home\/index/);
+}
+
+/** The owner invites `email` as `role` on the Members page; answers the invitation link from the mail. */
+async function invite(page: Page, email: string, role: string, js: boolean) {
+  await page.goto("/g/home/userCenter/Members");
+  if (js) await ready(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption({ label: role });
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByTestId("flash")).toContainText("Invitation sent.");
+  await expect(page.getByTestId("invitations")).toContainText(email);
+  const mail = await waitForMail(email, /team\/accept\?token=/);
+  return new URL(mail.text.match(/https?:\/\/\S+\/g\/main\/team\/accept\?token=[A-Za-z0-9_-]+/)![0]);
+}
+
+async function accept(page: Page, link: URL, userName: string, company: string, js: boolean) {
+  await signIn(page, userName);
+  await page.goto(link.pathname + link.search);
+  if (js) await ready(page);
+  await expect(page.getByTestId("invitation")).toContainText(company);
+  await page.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(page.getByTestId("flash")).toContainText(`You joined ${company}`);
+  await expect(page.getByTestId("acting-account")).toHaveText(company);
+}
+
+test("a finance member pays a bill and applies for an invoice, but may not publish a service", async ({
+  page,
+  request,
+}, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const owner = await enterpriseOwner(request, uniqueUser(testInfo, "tmo"));
+  const company = `${owner.userName} Ltd`;
+  const finance = await createActiveUser(request, uniqueUser(testInfo, "tmf"));
+  await vueapi(
+    request,
+    "/sys/system/clientInfo/addOrUpdateClientAddressee",
+    {
+      name: "Li Lei",
+      mobile: "13800000000",
+      location: "Beijing, China",
+      address: "2 Example Street, Haidian",
+      postalCode: "100080",
+      isDefault: "on",
+    },
+    owner.apiToken,
+  );
+
+  await signIn(page, owner.userName);
+  const link = await invite(page, finance.email, "Finance", js);
+  await accept(page, link, finance.userName, company, js);
+  // The menu hides Members from a finance member, and its address says so inside the console.
+  await expect(page.getByRole("link", { name: "Members", exact: true })).toHaveCount(0);
+  await page.goto("/g/home/userCenter/Members");
+  await expect(page.getByTestId("forbidden-why")).toHaveText("Only the account's owner manages its members.");
+
+  // Pays the account's bill.
+  await page.goto("/g/home/userCenter/MyBills?payState=1");
+  if (js) await ready(page);
+  await page.getByTestId("bill-row").getByRole("link", { name: "Pay", exact: true }).click();
+  await page.getByRole("button", { name: "Pay now" }).click();
+  await expect(page.getByTestId("flash")).toContainText("was paid: $12.50");
+
+  // Applies for an invoice on it.
+  await page.goto("/g/home/userCenter/Invoices");
+  if (js) await ready(page);
+  await page.getByRole("link", { name: "Apply for an invoice" }).click();
+  await page.getByTestId("invoiceable-bill").filter({ hasText: "$12.50" }).getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/step=confirm/);
+  await page.getByLabel("Special VAT invoice").check();
+  await page.getByLabel("Paper", { exact: true }).check();
+  await page.getByRole("button", { name: "Submit the application" }).click();
+  await expect(page.getByTestId("flash")).toContainText("is pending review");
+
+  // Publishing a service is the developers' (and the owner's and admins'): a 403 inside the console.
+  await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
+  await expect(page.getByTestId("forbidden-why")).toHaveText(
+    "This needs the owner, admin or developer role in this account.",
+  );
+  await expect(page.getByRole("navigation", { name: "Console menu" })).toBeVisible();
+});
+
+test("a developer works in the IDE but cannot recharge; the owner removes them", async ({
+  page,
+  request,
+}, testInfo) => {
+  const js = testInfo.project.use.javaScriptEnabled !== false;
+  const owner = await enterpriseOwner(request, uniqueUser(testInfo, "tdo"));
+  const company = `${owner.userName} Ltd`;
+  const developer = await createActiveUser(request, uniqueUser(testInfo, "tdd"));
+
+  await signIn(page, owner.userName);
+  const link = await invite(page, developer.email, "Developer", js);
+  await accept(page, link, developer.userName, company, js);
+
+  await page.goto("/g/home/userCenter/MyAccount/Recharge");
+  await expect(page.getByTestId("forbidden-why")).toHaveText(
+    "This needs the owner, admin or finance role in this account.",
+  );
+  await page.goto("/g/home/IDEServices");
+  await expect(page.getByTestId("forbidden")).toHaveCount(0);
+
+  // The owner removes the developer (a confirm step, with and without JavaScript).
+  await signIn(page, owner.userName);
+  await page.goto("/g/home/userCenter/Members");
+  if (js) await ready(page);
+  await page.getByTestId(`member-${developer.userName}`).getByRole("link", { name: "Remove" }).click();
+  await expect(page.getByTestId("confirm-remove")).toBeVisible();
+  await page.getByRole("button", { name: "Remove member" }).click();
+  await expect(page.getByTestId("flash")).toContainText("Member removed.");
+  await expect(page.getByTestId(`member-${developer.userName}`)).toHaveCount(0);
+});
