@@ -9,6 +9,7 @@ import { checkPackage } from "./peer/package.ts";
 import { doorLock } from "#backend/kit/door-guard.ts";
 import { channelOfAppCode, mspIdOfAppCode } from "./gateway/admit.ts";
 import { gatewayMeter } from "./gateway/meter.ts";
+import { forgetCallers } from "./gateway/memo.ts";
 import { channelResolver } from "./gateway/resolve.ts";
 import { startGateway } from "./gateway/server.ts";
 import { gatewayHosts, loadGatewayTls } from "./gateway/tls.ts";
@@ -114,6 +115,11 @@ export default defineDomain({
     channelOf,
     /** A service's MSP id on its channel (its CA's; docs/decisions/065). */
     mspIdOf: mspIdOfAppCode,
+    /**
+     * After a write that took access away (a participant disabled, a certificate revoked): the gateway of this
+     * process forgets the callers it admitted, so the next call is checked again (./gateway/memo.ts).
+     */
+    forgetCallers,
     /** Participation hands over its service CAs at start (it owns them; this domain may not import it). */
     useServiceCas: (provider: ServiceCaOf) => {
       serviceCaOf = provider;
