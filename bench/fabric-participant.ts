@@ -33,6 +33,8 @@ module.exports.contracts = [Lots];
 }
 
 export async function fabricParticipant({ dataDir, secret }: { dataDir: string; secret: string }) {
+  // The sealing kit reads SESSION_SECRET from the process's own environment (backend/kit/sealed.ts).
+  process.env.SESSION_SECRET = secret;
   const service = await openFabric(dataDir, undefined, {
     SESSION_SECRET: secret,
     TEST_FIXTURES: "1",
