@@ -9,6 +9,8 @@ import { Msg } from "#contract/messages.ts";
 import { tinyPng } from "../fixtures/files.ts";
 import { PASSWORD, registration, uniqueName } from "./client.ts";
 import { ownDatabase } from "./in-process.ts";
+import { contractPackage } from "./fabric-support.ts";
+import { TestServiceStatus } from "#contract/test-services-codes.ts";
 import { startServer, stopServer, type Server } from "./server-process.ts";
 
 /**
@@ -152,12 +154,13 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
       captcha: inject("testCaptcha"),
     });
     expect(login.code).toBe(0);
-    return (side: Side, p: string, body: Record<string, unknown>) =>
+    const call = (side: Side, p: string, body: Record<string, unknown>) =>
       send(server.baseUrl, side.agent, `/vueapi${p}`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` },
         body: JSON.stringify({ userLanguage: "en", ...body }),
       });
+    return Object.assign(call, { token: login.data.token as string });
   }
 
   it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
@@ -285,6 +288,66 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
       expect((await rpc(side, gateway, "cluster2", "eth_blockNumber")).status).toBe(200);
     }
   }, 150_000);
+
+  it("one Fabric writer (docs/decisions/078): a Fabric test service deployed through the peer runs in the owner's peer; invokes through either worker commit once, in order, and both read them", async () => {
+    const owner = sides.find((s) => s.role === "owner")!;
+    const peer = sides.find((s) => s.role === "peer")!;
+    const bearer = await signedUp("clf", owner, peer);
+    const ok = async (side: Side, p: string, body: Record<string, unknown>) => {
+      const res = await bearer(side, p, body);
+      expect(res.code, `${p}: ${JSON.stringify(res)}`).toBe(0);
+      return res.data;
+    };
+    const zip = contractPackage(
+      "counter",
+      `  async init(ctx) { await ctx.stub.putState("n", Buffer.from("0")); }
+  async get(ctx, key) { return (await ctx.stub.getState(key)).toString(); }
+  async put(ctx, key, value) { await ctx.stub.putState(key, Buffer.from(value)); return value; }`,
+    );
+    const uploaded = await send(server.baseUrl, peer.agent, "/vueapi/upload/chaincode", {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/octet-stream",
+        "X-File-Name": "counter.zip",
+        Authorization: `Bearer ${bearer.token}`,
+      },
+      body: Buffer.from(zip),
+    });
+    expect(uploaded.code, JSON.stringify(uploaded)).toBe(0);
+    const created = await ok(peer, "/sys/testService/create", {
+      name: "Cluster counter",
+      version: "1.0.0",
+      platform: "fabric",
+      sourceKind: "package",
+      uploadId: uploaded.data.uploadId,
+      mainContract: "",
+      initParams: "init",
+    });
+    await ok(peer, "/sys/testService/deploy", { testServiceId: created.testServiceId });
+    const deadline = Date.now() + 120_000;
+    let detail: any;
+    for (;;) {
+      detail = await ok(peer, "/sys/testService/detail", { testServiceId: created.testServiceId });
+      if (detail.status !== TestServiceStatus.DEPLOYING) break;
+      if (Date.now() > deadline) throw new Error(`not deployed: ${JSON.stringify(detail).slice(0, 600)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(detail.status, detail.failReason ?? "").toBe(TestServiceStatus.DEPLOYED);
+    const callOf = (side: Side, mode: string, fn: string, args = "") =>
+      ok(side, "/sys/testService/chaincode", { testServiceId: created.testServiceId, mode, fn, args });
+    expect((await callOf(owner, "query", "get", "n")).payload).toBe("0");
+    expect((await callOf(peer, "query", "get", "n")).payload).toBe("0");
+    const blocks: number[] = [];
+    for (const [i, side] of [peer, owner, peer, owner].entries()) {
+      const invoked = await callOf(side, "invoke", "put", `n\n${i + 1}`);
+      expect(invoked, JSON.stringify(invoked)).toMatchObject({ status: 200, validationCode: 0 });
+      blocks.push(invoked.blockNumber);
+      // What one worker committed, the other reads at once: there is one ledger, the owner's.
+      for (const reader of [owner, peer])
+        expect((await callOf(reader, "query", "get", "n")).payload).toBe(String(i + 1));
+    }
+    expect(blocks).toEqual(blocks.map((_, i) => blocks[0]! + i));
+  });
 
   it("a rate limit is shared (captcha.ip: 8 a minute per address, counted across both workers); a captcha made by one is used by the other", async () => {
     const [a, b] = sides as [Side, Side];

@@ -9,6 +9,7 @@ import { issueCertificate, serviceCa } from "#backend/domains/participation/cert
 import { certificates } from "#backend/domains/participation/tables.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import fabric from "#backend/domains/fabric/index.ts";
+import { FABRIC_CALLER_TTL_MS } from "#backend/domains/fabric/gateway/memo.ts";
 import { strToU8, zipSync } from "fflate";
 import {
   admitCaller,
@@ -207,12 +208,34 @@ describe("the Fabric gateway over the service's participants", () => {
       for (const m of ["Endorse", "Submit", "CommitStatus"]) expect(byMethod[m]?.calls, m).toBe(4);
       expect(byMethod.ChaincodeEvents?.calls).toBe(1);
 
+      // Revoked by another process (the row changed behind this process's back, no forgetCallers here): the
+      // gateway's memo of admitted callers (backend/domains/fabric/gateway/memo.ts) holds it at most
+      // FABRIC_CALLER_TTL_MS, then the certificate is refused. Restored, it is admitted again at once (refusals
+      // are never remembered).
+      await deps.db.update(certificates).set({ revokedAt: new Date() }).where(eq(certificates.joinId, joinId));
+      const refusedAfterRevocation = await waitFor(
+        "the revoked certificate is refused",
+        () =>
+          contract.evaluateTransaction("get", "lot-1").then(
+            () => null,
+            (e: unknown) => e as GatewayError,
+          ),
+        (e) => e !== null,
+        FABRIC_CALLER_TTL_MS * 6,
+      );
+      expect(refusedAfterRevocation!.code).toBe(grpc.status.PERMISSION_DENIED);
+      await deps.db.update(certificates).set({ revokedAt: null }).where(eq(certificates.joinId, joinId));
+      expect(Buffer.from(await contract.evaluateTransaction("get", "lot-1")).toString()).toBe(
+        "harvested+washed+packed",
+      );
+
       // Disabled by the publisher: refused from the next call on.
       await ok(pub, "/sys/chainAppInfo/disableJoin", { appJoinAuditId: joinId, comments: "no longer a partner" });
       await refused(contract);
 
       // The door's lock (docs/decisions/062): the tenth refused identity from this address locks it out.
-      for (let i = 0; i < 8; i++) await refused(strangerContract);
+      // (the stranger, the revoked and the disabled certificate were refused once each above)
+      for (let i = 0; i < 7; i++) await refused(strangerContract);
       const locked = await contract.evaluateTransaction("get", "lot-1").then(
         () => null,
         (e: unknown) => e as GatewayError,

@@ -35,7 +35,9 @@ export async function startStandIn(dir: string): Promise<StandIn> {
     mkdirSync(path.dirname(pgdata), { recursive: true });
     cpSync(await migratedPgdata(), pgdata, { recursive: true });
   }
-  const child = spawn(process.execPath, ["--import", "tsx", script, "serve", "--dir", dir, "--port", "0"], {
+  // BENCH_CPU_PROF=<dir> (bench:fabric) writes the stand-in's CPU profile there when it stops.
+  const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, "--import", "tsx", script, "serve", "--dir", dir, "--port", "0"], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

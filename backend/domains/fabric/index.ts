@@ -9,11 +9,14 @@ import { checkPackage } from "./peer/package.ts";
 import { doorLock } from "#backend/kit/door-guard.ts";
 import { channelOfAppCode, mspIdOfAppCode } from "./gateway/admit.ts";
 import { gatewayMeter } from "./gateway/meter.ts";
+import { forgetCallers } from "./gateway/memo.ts";
 import { channelResolver } from "./gateway/resolve.ts";
 import { startGateway } from "./gateway/server.ts";
 import { gatewayHosts, loadGatewayTls } from "./gateway/tls.ts";
 import type { RunningGateway } from "./gateway/types.ts";
 import { checkOnNetwork } from "./network.ts";
+import { RemoteHost, serveFabricPeers, type GatewayInfo } from "./cluster.ts";
+import type { Server } from "node:http";
 
 export { ChaincodeRefused } from "./peer/host.ts";
 export type { FabricPeer } from "./peer-api.ts";
@@ -24,14 +27,19 @@ export type { FabricPeer } from "./peer-api.ts";
  * chaincode runs in child processes under Node's permission model, talking the chaincode protocol to the peer's
  * listener on 127.0.0.1. The gateway (`./gateway/`, issue 28 item 4) reaches a channel through `peerFor`.
  */
-const hosts = new WeakMap<Deps, FabricHost>();
-const hostsByEnv = new WeakMap<Deps["env"], FabricHost>();
+const hosts = new WeakMap<Deps, FabricHost | RemoteHost>();
+const hostsByEnv = new WeakMap<Deps["env"], FabricHost | RemoteHost>();
+/** In a cluster's owner: the engine socket on which the peer workers reach this process's peer (./cluster.ts). */
+const sockets = new WeakMap<Deps, Server>();
+/** In a cluster's peer worker: the owner's gateway (its address and TLS CA), learnt at start. */
+const ownersGateway = new WeakMap<Deps["env"], GatewayInfo>();
 /** The Gateway gRPC service of this process (docs/decisions/065) and the TLS CA its clients pin. */
 const gateways = new WeakMap<Deps, { running: RunningGateway; caPem: string }>();
 const gatewaysByEnv = new WeakMap<Deps["env"], { running: RunningGateway; caPem: string }>();
 
 /** An issued identity that signs proposals instead of the peer's own (a test service's test identity). */
-export type ProposalSigner = { mspId: string; certificatePem: string; privateKeyPem: string };
+export type { ProposalSigner } from "./cluster.ts";
+import type { ProposalSigner } from "./cluster.ts";
 
 /** A throwaway channel older than this at start was left by an interrupted test job. */
 const STALE_TRIAL_MS = 15 * 60_000;
@@ -43,7 +51,7 @@ type ServiceCaOf = (
 ) => Promise<{ pem: string; privateKey: KeyObject }>;
 let serviceCaOf: ServiceCaOf | null = null;
 
-function hostOf(deps: Deps): FabricHost {
+function hostOf(deps: Deps): FabricHost | RemoteHost {
   const host = hosts.get(deps) ?? hostsByEnv.get(deps.env);
   if (!host) throw new Error("the fabric domain has not started");
   return host;
@@ -84,28 +92,52 @@ async function serveGateway(deps: Deps, host: FabricHost) {
 
 export default defineDomain({
   name: "fabric",
-  start(deps) {
+  async start(deps) {
+    // WORKERS > 1 (docs/decisions/078): one Fabric writer, the owner; a peer worker calls it on the engine socket.
+    if (deps.env.cluster?.role === "peer") {
+      const remote = new RemoteHost(deps.env);
+      hosts.set(deps, remote);
+      hostsByEnv.set(deps.env, remote);
+      ownersGateway.set(deps.env, await remote.start());
+      return;
+    }
     const host = new FabricHost(deps.db, deps.env.dataDir, deps.now, {
       ...DEFAULT_HOST,
       limits: { ...DEFAULT_HOST.limits, invocationMs: deps.env.fabricChaincodeTimeoutMs },
     });
     hosts.set(deps, host);
     hostsByEnv.set(deps.env, host);
-    // One process serves the gateway: in a cluster the owner worker (docs/decisions/031, 064). It also drops the
-    // throwaway channels of test jobs that a stop interrupted (docs/decisions/069).
-    if (deps.env.cluster?.role !== "peer")
-      return Promise.all([
-        serveGateway(deps, host),
-        host.dropStaleTrials(new Date(deps.now().getTime() - STALE_TRIAL_MS)),
-      ]).then(() => undefined);
+    // The process that runs the peer serves the gateway (docs/decisions/064). It also drops the throwaway channels
+    // of test jobs that a stop interrupted (docs/decisions/069).
+    await Promise.all([
+      serveGateway(deps, host),
+      host.dropStaleTrials(new Date(deps.now().getTime() - STALE_TRIAL_MS)),
+    ]);
+    if (deps.env.cluster?.role === "owner")
+      sockets.set(
+        deps,
+        await serveFabricPeers(deps.env, host, () => {
+          const held = gateways.get(deps);
+          if (!held) return null;
+          const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
+          return { publicUrl, port: held.running.port, caPem: held.caPem };
+        }),
+      );
   },
   async stop(deps) {
+    await new Promise((resolve) => {
+      const socket = sockets.get(deps);
+      if (socket) socket.close(resolve);
+      else resolve(undefined);
+    });
+    sockets.delete(deps);
     await gateways.get(deps)?.running.close();
     gateways.delete(deps);
     gatewaysByEnv.delete(deps.env);
     await hosts.get(deps)?.close();
     hosts.delete(deps);
     hostsByEnv.delete(deps.env);
+    ownersGateway.delete(deps.env);
   },
   async health(deps) {
     return hostOf(deps).health();
@@ -114,6 +146,11 @@ export default defineDomain({
     channelOf,
     /** A service's MSP id on its channel (its CA's; docs/decisions/065). */
     mspIdOf: mspIdOfAppCode,
+    /**
+     * After a write that took access away (a participant disabled, a certificate revoked): the gateway of this
+     * process forgets the callers it admitted, so the next call is checked again (./gateway/memo.ts).
+     */
+    forgetCallers,
     /** Participation hands over its service CAs at start (it owns them; this domain may not import it). */
     useServiceCas: (provider: ServiceCaOf) => {
       serviceCaOf = provider;
@@ -121,7 +158,7 @@ export default defineDomain({
     /** The gateway's address for clients (grpcs://host:port), its port in this process and the TLS CA they pin. */
     gateway: (deps: Deps) => {
       const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
-      if (!held) return null;
+      if (!held) return ownersGateway.get(deps.env) ?? null;
       // FABRIC_GATEWAY_PORT=0 (tests) listens on a free port: the address names the one it got.
       const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
       return { publicUrl, port: held.running.port, caPem: held.caPem };
@@ -134,7 +171,7 @@ export default defineDomain({
       if (deps.env.fabricNetwork) return deps.env.fabricNetwork.endpoint;
       const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
       const url = deps.env.fabricGateway.publicUrl;
-      return held ? url.replace(/:0$/, `:${held.running.port}`) : url;
+      return held ? url.replace(/:0$/, `:${held.running.port}`) : (ownersGateway.get(deps.env)?.publicUrl ?? url);
     },
     /**
      * On a connected Fabric network: whether the service's chaincode answers there (docs/decisions/068), asked with a
@@ -163,12 +200,13 @@ export default defineDomain({
         /** Who signs Init; else the peer's own identity. */
         initSigner?: ProposalSigner;
       },
-    ) =>
-      hostOf(deps).install({
-        ...input,
-        channel: channelOf(input),
-        initSigner: input.initSigner ? await identityOf(input.initSigner) : undefined,
-      }),
+    ) => {
+      const host = hostOf(deps);
+      const { initSigner, ...rest } = input;
+      const channel = channelOf(input);
+      if (host instanceof RemoteHost) return host.install({ ...rest, channel, signer: initSigner });
+      return host.install({ ...rest, channel, initSigner: initSigner ? await identityOf(initSigner) : undefined });
+    },
     /**
      * The test job's run of a Node.js chaincode (docs/decisions/069): installed with its init parameters on a
      * throwaway channel of this process's peer, so that a failing Init fails the test, then the channel is dropped
@@ -213,6 +251,9 @@ export default defineDomain({
     /** The envelope of an endorsed proposal, as a client assembles it before Submit (for callers without a gateway). */
     endorsedEnvelope,
     /** The chaincode processes (pids, restarts), for tests and operators. */
-    processes: (deps: Deps) => hostOf(deps).processList(),
+    processes: (deps: Deps) => {
+      const host = hostOf(deps);
+      return host instanceof RemoteHost ? [] : host.processList();
+    },
   },
 });

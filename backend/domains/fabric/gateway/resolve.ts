@@ -4,6 +4,7 @@ import type { FabricPeer } from "../peer-api.ts";
 import { admitCaller, mspIdOfAppCode, serviceOfChannel } from "./admit.ts";
 import type { Endorser } from "./endorse.ts";
 import type { GatewayCaller } from "./meter.ts";
+import { Memo, certificateKey } from "./memo.ts";
 import { issuePeerIdentity } from "./tls.ts";
 import type { GatewayChannel } from "./types.ts";
 
@@ -12,7 +13,8 @@ import type { GatewayChannel } from "./types.ts";
  * the Fabric service it stands for, that service's peer (`peerOf`, from the embedded peers; null while none serves
  * it), its CA as the MSP
  * (`caOf`: participation's service CA), the peer's endorsing identity (issued by that CA once per process and
- * kept while the CA is the same), and `admitCaller` for who may call.
+ * kept while the CA is the same), and `admitCaller` for who may call. A channel's resolution and each admitted
+ * caller are remembered for a few seconds (./memo.ts), so a call usually reads nothing from the database.
  */
 export type ServiceRef = { id: number; appCode: string; name: string };
 
@@ -24,7 +26,9 @@ export function channelResolver(
   },
 ): (channel: string) => Promise<GatewayChannel<GatewayCaller> | null> {
   const endorsers = new Map<number, { caPem: string; endorser: Promise<Endorser> }>();
-  return async (channel) => {
+  const channels = new Memo<GatewayChannel<GatewayCaller> | null>();
+  const callers = new Memo<GatewayCaller | null>();
+  const resolve = async (channel: string): Promise<GatewayChannel<GatewayCaller> | null> => {
     const service = await serviceOfChannel(deps.db, channel);
     if (!service || service.framework !== "fabric") return null;
     const peer = await options.peerOf(service);
@@ -42,9 +46,20 @@ export function channelResolver(
       mspId,
       caPem: ca.certificatePem,
       endorser: await held.endorser,
-      admit: (pem) => admitCaller(deps.db, service.id, pem),
+      admit: (pem) =>
+        callers.get(
+          `${service.id}|${certificateKey(pem)}`,
+          () => admitCaller(deps.db, service.id, pem),
+          (caller) => caller !== null,
+        ),
     };
   };
+  return (channel) =>
+    channels.get(
+      channel,
+      () => resolve(channel),
+      (found) => found !== null,
+    );
 }
 
 /** A channel's member organisation as a connected network's config holds it: its MSP id and root CA (PEM). */

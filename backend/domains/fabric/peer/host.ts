@@ -42,7 +42,7 @@ const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * log, the chaincode listener, and the chaincode processes (started on first use, stopped when idle, at most
  * `maxProcesses` at once).
  */
-type InstallInput = {
+export type InstallInput = {
   channel: string;
   name: string;
   version: string;
@@ -51,7 +51,7 @@ type InstallInput = {
   /** Who signs Init (a test service's test identity); else the peer's own identity. */
   initSigner?: LocalIdentity;
 };
-type Installed = { name: string; version: string; initTxId: string | null; upgraded: boolean };
+export type Installed = { name: string; version: string; initTxId: string | null; upgraded: boolean };
 
 export class FabricHost {
   private listener: Promise<ChaincodeListener> | null = null;

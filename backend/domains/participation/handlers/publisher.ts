@@ -11,6 +11,7 @@ import { serviceCa } from "#backend/domains/participation/certs.ts";
 import { applyJoinEvent } from "#backend/domains/participation/audit.ts";
 import { me, REJECTED, publishersJoin, joinNodes, transitionsOf, joinRequests, manageRow } from "./shared.ts";
 import inbox from "#backend/domains/inbox/index.ts";
+import fabric from "#backend/domains/fabric/index.ts";
 
 /** §7 auditAppJoined: the publisher approves (1) or rejects (2, comments required) a pending request. */
 export async function auditAppJoined(input: Payload<"/sys/chainAppInfo/auditAppJoined">, ctx: SignedInContext) {
@@ -64,6 +65,8 @@ export async function disableJoin(input: Payload<"/sys/chainAppInfo/disableJoin"
       at: now,
     });
   });
+  // The Fabric gateway of this process refuses the revoked certificate from the next call on (its memo of callers).
+  fabric.api.forgetCallers();
   return null;
 }
 
