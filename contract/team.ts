@@ -29,14 +29,14 @@ export const memberSchema = z.object({
 });
 
 export const accountChoiceSchema = z.object({
-  accountId: z.number().int(),
+  teamAccountId: z.number().int(),
   /** The company's name for an enterprise, else the login's name. */
   name: z.string(),
   role: teamRoleSchema,
   current: z.boolean(),
 });
 
-export const switchSchema = z.object({ accountId: id() });
+export const switchSchema = z.object({ teamAccountId: id() });
 
 export const inviteSchema = z.object({ email: email(), role: assignableRoleSchema });
 export type InviteInput = z.infer<typeof inviteSchema>;
@@ -69,7 +69,7 @@ export const invitationRowSchema = z.object({
 });
 
 export const teamSchema = z.object({
-  accountId: z.number().int(),
+  teamAccountId: z.number().int(),
   accountName: z.string(),
   /** The login name to type to confirm a transfer of ownership. */
   confirmationName: z.string(),

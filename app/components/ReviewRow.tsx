@@ -382,7 +382,10 @@ export function ReviewCards<Row>({
   );
 }
 
-/** One record of a ReviewCards list: its heading (labelled for the list item) with its state badge, then `children`. */
+/**
+ * One record of a ReviewCards list: its heading (labelled for the list item) with its state badge, then `children`.
+ * The heading names the record as its user wrote it, so it is marked as user data (`data-user-content`).
+ */
 export function ReviewCard({
   id,
   testId,
@@ -399,7 +402,7 @@ export function ReviewCard({
   return (
     <li className="card space-y-3" data-testid={testId} aria-labelledby={id}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 id={id} className="font-semibold">
+        <h3 id={id} className="font-semibold" data-user-content="">
           {title}
         </h3>
         {badge}

@@ -89,7 +89,7 @@ export default function CrossChainReviewQueue() {
               aria-labelledby={`cross-review-${s.appId}`}
             >
               <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 id={`cross-review-${s.appId}`} className="font-semibold">
+                <h3 id={`cross-review-${s.appId}`} className="font-semibold" data-user-content="">
                   {s.name} <span className="font-mono text-xs font-normal text-slate-600">{s.appCode}</span>
                 </h3>
                 <CrossStatusBadge status={s.crossStatus} />

@@ -195,7 +195,7 @@ export default function InvoiceQueue() {
               </Link>
             ),
           },
-          { header: t("fields.applicant"), cell: (r) => r.userName },
+          { header: t("fields.applicant"), userContent: true, cell: (r) => r.userName },
           ...applicationColumns<(typeof page.rows)[number]>(t, language),
         ]}
       />

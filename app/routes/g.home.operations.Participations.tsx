@@ -55,7 +55,7 @@ function ReviewItem({ item, language }: { item: Item; language: Language }) {
   return (
     <li className="card space-y-3" data-testid="join-review-item" aria-labelledby={`jr-${item.appJoinAuditId}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id={`jr-${item.appJoinAuditId}`} className="font-semibold">
+        <h2 id={`jr-${item.appJoinAuditId}`} className="font-semibold" data-user-content="">
           {item.name} · {item.applicant}
         </h2>
         <AuditBadge auditState={item.auditState} />

@@ -11,7 +11,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const accountId = positiveParam(new URL(request.url).searchParams.get("accountId"));
   if (!accountId) return redirectWithFlash(request, "/g/home/index", { kind: "error", key: "errors:MSG_33017" });
-  const result = await apiFor(request, viewer).call("/main/team/switch", { accountId });
+  const result = await apiFor(request, viewer).call("/main/team/switch", { teamAccountId: accountId });
   if (!result.ok) return redirectWithFlash(request, "/g/home/index", { kind: "error", key: result.messageKey });
   return redirectWithFlash(request, "/g/home/index", {
     kind: "success",

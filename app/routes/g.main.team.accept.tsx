@@ -28,7 +28,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const accepted = await api.call("/main/team/accept", { token });
   const back = `/g/main/team/accept?token=${encodeURIComponent(token)}`;
   if (!accepted.ok) return redirectWithFlash(request, back, { kind: "error", key: accepted.messageKey });
-  await api.call("/main/team/switch", { accountId: accepted.data.accountId });
+  await api.call("/main/team/switch", { teamAccountId: accepted.data.teamAccountId });
   return redirectWithFlash(request, "/g/home/index", {
     kind: "success",
     key: "common:team.joined",

@@ -39,7 +39,7 @@ describe("invitations", () => {
     expect(await ok("/main/team/accounts", {}, stranger.token)).toHaveLength(1);
 
     expect(await ok("/main/team/invitation", { token }, invitee.token)).toMatchObject({ role: "developer" });
-    expect(await ok("/main/team/accept", { token }, invitee.token)).toMatchObject({ accountId: owner.userId });
+    expect(await ok("/main/team/accept", { token }, invitee.token)).toMatchObject({ teamAccountId: owner.userId });
     // Used twice: refused.
     expect((await call("/main/team/accept", { token }, invitee.token)).message).toBe(Msg.INVITATION_USED);
     expect((await call("/main/team/accept", { token: "nope" }, invitee.token)).message).toBe(Msg.INVITATION_INVALID);
@@ -100,12 +100,12 @@ describe("acting for an account", () => {
     const members = await call("/sys/team/members", {}, viewer.token);
     expect(members.message).toBe("MSG_33005");
     // Switching back to its own account: the member is its own owner there.
-    const own = await ok("/main/team/switch", { accountId: finance.userId }, finance.token);
+    const own = await ok("/main/team/switch", { teamAccountId: finance.userId }, finance.token);
     expect(own).toMatchObject({ role: "owner", current: true });
     expect((await ok("/main/getClientInfo", {}, finance.token)).userId).toBe(finance.userId);
     // A login may not switch to an account it is not a member of.
     const stranger = await enterpriseUser("tmy");
-    expect((await call("/main/team/switch", { accountId: stranger.userId }, finance.token)).message).toBe(
+    expect((await call("/main/team/switch", { teamAccountId: stranger.userId }, finance.token)).message).toBe(
       Msg.NOT_A_MEMBER,
     );
   });
@@ -113,7 +113,7 @@ describe("acting for an account", () => {
   it("a role change applies at once; a removal ends the member's sessions acting for the account", async () => {
     const member = await addMember(owner, owner.userId, "developer", "tmc");
     const second = (await login(member.userName)).data.token as string;
-    await ok("/main/team/switch", { accountId: owner.userId }, second);
+    await ok("/main/team/switch", { teamAccountId: owner.userId }, second);
     await ok("/sys/team/setRole", { memberId: member.userId, role: "viewer" }, owner.token);
     // Read again within the session cache's lifetime in every process (here: at once in this one).
     await waitFor(
@@ -137,8 +137,8 @@ describe("acting for an account", () => {
     // Signed in again, the login acts for its own account and the team's is no longer offered.
     const fresh = (await login(member.userName)).data.token as string;
     const accounts = await ok("/main/team/accounts", {}, fresh);
-    expect(accounts.map((a: any) => a.accountId)).toEqual([member.userId]);
-    expect((await call("/main/team/switch", { accountId: owner.userId }, fresh)).message).toBe(Msg.NOT_A_MEMBER);
+    expect(accounts.map((a: any) => a.teamAccountId)).toEqual([member.userId]);
+    expect((await call("/main/team/switch", { teamAccountId: owner.userId }, fresh)).message).toBe(Msg.NOT_A_MEMBER);
     expect((await call("/sys/team/remove", { memberId: owner.userId }, owner.token)).message).toBe(
       Msg.OWNER_UNCHANGEABLE,
     );

@@ -65,7 +65,7 @@ export function UpgradeTable({
           ),
         },
         ...(showService
-          ? [{ header: t("configuration:columns.service"), cell: (r: UpgradeRow) => r.serviceName }]
+          ? [{ header: t("configuration:columns.service"), userContent: true, cell: (r: UpgradeRow) => r.serviceName }]
           : []),
         { header: t("configuration:columns.type"), cell: (r) => t(`configuration:types.${r.upgradeType}`) },
         {

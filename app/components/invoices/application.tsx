@@ -167,7 +167,7 @@ type ApplicationRow = {
 /** The columns an invoice application shows in the user's list and in the operators' queue, after its number. */
 export function applicationColumns<Row extends ApplicationRow>(t: TFunction, language: Language): Column<Row>[] {
   return [
-    { header: t("fields.title"), cell: (r) => r.title },
+    { header: t("fields.title"), userContent: true, cell: (r) => r.title },
     { header: t("fields.invoiceType"), cell: (r) => t(`invoiceType.${r.invoiceType}`) },
     { header: t("fields.issuance"), cell: (r) => t(`issuance.${r.issuance}`) },
     { header: t("fields.amount"), numeric: true, cell: (r) => formatUsd(r.amountCents, language) },

@@ -50,7 +50,7 @@ export function CertificationQueue({
             <dl className="grid gap-2 text-sm sm:grid-cols-2">
               <div>
                 <dt className="text-slate-500">{t("information.country")}</dt>
-                <dd>{r.country ?? "—"}</dd>
+                <dd data-user-content="">{r.country ?? "—"}</dd>
               </div>
               <div>
                 <dt className="text-slate-500">{t("information.creditCode")}</dt>
@@ -75,7 +75,7 @@ export function CertificationQueue({
                       href={`/g/home/operations/CertificationLicence?userId=${r.userId}`}
                       data-testid="cert-licence"
                     >
-                      {t("certification.ops.download")} ({r.licenceName})
+                      {t("certification.ops.download")} (<span data-user-content="">{r.licenceName}</span>)
                     </a>
                   ) : (
                     t("certification.ops.noLicence")
@@ -89,7 +89,7 @@ export function CertificationQueue({
               {r.state === CertState.REJECTED && r.reason ? (
                 <div className="sm:col-span-2">
                   <dt className="text-slate-500">{t("certification.reason")}</dt>
-                  <dd>{r.reason}</dd>
+                  <dd data-user-content="">{r.reason}</dd>
                 </div>
               ) : null}
             </dl>

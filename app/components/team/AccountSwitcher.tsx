@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 
-export type AccountChoice = { accountId: number; name: string; role: string; current: boolean };
+export type AccountChoice = { teamAccountId: number; name: string; role: string; current: boolean };
 
 /**
  * The top bar's account switcher (issue 33): the account the session acts for, and a plain link to each other
@@ -19,14 +19,14 @@ export function AccountSwitcher({ accounts }: { accounts: AccountChoice[] }) {
       </summary>
       <ul className="absolute right-0 z-40 mt-1 min-w-56 rounded-md border border-slate-200 bg-white p-1 shadow">
         {accounts.map((a) => (
-          <li key={a.accountId}>
+          <li key={a.teamAccountId}>
             {a.current ? (
               <span className="block px-3 py-2 text-sm font-semibold" aria-current="true">
                 {a.name} · {t(`team.roles.${a.role}`)}
               </span>
             ) : (
               <a
-                href={`/g/home/team/switch?accountId=${a.accountId}`}
+                href={`/g/home/team/switch?accountId=${a.teamAccountId}`}
                 className="block rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100"
               >
                 {t("team.switchTo", { name: a.name })} · {t(`team.roles.${a.role}`)}

@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 
@@ -7,7 +7,7 @@ type Member = { memberId: number; userName: string; realName: string | null; ema
 type Invitation = { invitationId: number; email: string; role: string; expiresAt: string; resendAt: string };
 export type MembersData = {
   team: {
-    accountId: number;
+    teamAccountId: number;
     accountName: string;
     confirmationName: string;
     members: Member[];
@@ -83,7 +83,17 @@ export function MembersPage({ team, removing, transferring }: MembersData) {
   const transferTo = team.members.find((m) => m.memberId === transferring && m.role !== "owner");
   return (
     <div className="space-y-6">
-      <PageHeader title={t("team.title")} description={t("team.intro", { account: team.accountName })} />
+      <PageHeader
+        title={t("team.title")}
+        description={
+          <Trans
+            t={t}
+            i18nKey="team.intro"
+            values={{ account: team.accountName }}
+            components={{ account: <span data-user-content="" /> }}
+          />
+        }
+      />
       {removingMember ? (
         <ConfirmBox member={removingMember} kind="remove" confirmationName={team.confirmationName} />
       ) : null}
@@ -106,7 +116,9 @@ export function MembersPage({ team, removing, transferring }: MembersData) {
           <tbody>
             {team.members.map((m) => (
               <tr key={m.memberId} className="border-t border-slate-100" data-testid={`member-${m.userName}`}>
-                <td className="py-2">{m.realName ? `${m.realName} (${m.userName})` : m.userName}</td>
+                <td className="py-2" data-user-content="">
+                  {m.realName ? `${m.realName} (${m.userName})` : m.userName}
+                </td>
                 <td>{m.email}</td>
                 <td>
                   {m.role === "owner" ? (

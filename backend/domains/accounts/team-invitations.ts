@@ -81,7 +81,7 @@ export async function team(_input: unknown, ctx: SignedInContext) {
     });
   members.sort((a, b) => Number(b.role === "owner") - Number(a.role === "owner"));
   return {
-    accountId: account.id,
+    teamAccountId: account.id,
     accountName: accountNameOf(account),
     confirmationName: account.userName,
     members: members.map((m) => ({ ...m, addedAt: m.addedAt ?? null })),
@@ -231,7 +231,7 @@ export async function accept(input: z.output<typeof invitationTokenSchema>, ctx:
       addedBy: invitation.invitedBy,
     });
     return {
-      accountId: account.id,
+      teamAccountId: account.id,
       name: accountNameOf(account),
       role: invitation.role as TeamRole,
       current: false,

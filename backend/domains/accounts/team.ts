@@ -74,7 +74,7 @@ export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise
     .orderBy(teamMembers.addedAt, teamMembers.accountId);
   const acting = await actingAccountOf(ctx);
   const out: AccountChoice[] = rows.map((r) => ({
-    accountId: r.accountId,
+    teamAccountId: r.accountId,
     name: accountName(r),
     role: r.role as TeamRole,
     current: r.accountId === acting,
@@ -86,7 +86,7 @@ export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise
       .where(and(eq(teamMembers.accountId, loginId), eq(teamMembers.role, "owner")))
       .limit(1);
     if (!owned)
-      out.unshift({ accountId: loginId, name: accountName(ctx.user), role: "owner", current: acting === loginId });
+      out.unshift({ teamAccountId: loginId, name: accountName(ctx.user), role: "owner", current: acting === loginId });
   }
   return out;
 }
@@ -103,11 +103,11 @@ async function actingAccountOf(ctx: SignedInContext): Promise<number> {
 /** `/main/team/switch`: the token acts for that account from the next call on, if the login may act for it. */
 export async function switchAccount(input: z.output<typeof switchSchema>, ctx: SignedInContext) {
   const choices = await myAccounts(null, ctx);
-  const chosen = choices.find((c) => c.accountId === input.accountId);
+  const chosen = choices.find((c) => c.teamAccountId === input.teamAccountId);
   if (!chosen) throw new ApiError(Msg.NOT_A_MEMBER);
   await ctx.deps.db
     .update(authTokens)
-    .set({ accountId: chosen.accountId === ctx.user.id ? null : chosen.accountId })
+    .set({ accountId: chosen.teamAccountId === ctx.user.id ? null : chosen.teamAccountId })
     .where(and(eq(authTokens.tokenHash, ctx.tokenHash), isNull(authTokens.revokedAt)));
   ctx.deps.sessions.forgetToken(ctx.tokenHash);
   return { ...chosen, current: true };

@@ -74,6 +74,8 @@ export const KIND_OF_FIELD: Record<string, Kind | "catalogue" | "not-id"> = {
   /** An item of the price catalogue: only operators name one (/sys/ops/prices/set). */
   itemId: "not-id",
   accountId: "pcAccount",
+  /** An account the login acts for (issue 33, docs/decisions/075): a user id; a foreign one is refused unless the login is its member. */
+  teamAccountId: "user",
   contractId: "pcContract",
   /** Test services (docs/decisions/034). */
   testServiceId: "testService",

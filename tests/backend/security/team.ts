@@ -66,7 +66,7 @@ export async function addMember(owner: Identity, accountId: number, role: string
   const u = await activeUser(prefix);
   await expectOk("/sys/team/invite", { email: u.email, role }, owner.token);
   await expectOk("/main/team/accept", { token: invitationToken(u.email) }, u.token);
-  await expectOk("/main/team/switch", { accountId }, u.token);
+  await expectOk("/main/team/switch", { teamAccountId: accountId }, u.token);
   const me = await expectOk<{ userId: number; member: { memberId: number } }>("/main/getClientInfo", {}, u.token);
   expect(me.userId).toBe(accountId);
   return { userName: u.userName, email: u.email, userId: me.member.memberId, token: u.token };
