@@ -58,7 +58,7 @@ export default function DidList() {
           {page.rows.map((d) => (
             <tr key={d.didId} data-testid="did-row">
               <td className={td}>
-                <Link className="link font-medium" to={didHref(d.didId)}>
+                <Link className="link font-medium" to={didHref(d.didId)} data-user-content="">
                   {d.label}
                 </Link>
               </td>

@@ -90,8 +90,8 @@ export default function ConfigUpgradeReviews() {
                 <UpgradeStatusBadge status={u.status} />
               </div>
               <p className="text-xs text-slate-600">
-                {t("ops.publisher")}: {u.publisher} · {t("ops.requested")}: {formatDate(u.createdAt, language, true)} ·{" "}
-                {t("ops.amount")}: {formatUsd(u.amountCents, language)}
+                {t("ops.publisher")}: <span data-user-content="">{u.publisher}</span> · {t("ops.requested")}:{" "}
+                {formatDate(u.createdAt, language, true)} · {t("ops.amount")}: {formatUsd(u.amountCents, language)}
               </p>
               <div className="grid gap-3 sm:grid-cols-2">
                 <div>

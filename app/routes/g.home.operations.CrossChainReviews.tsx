@@ -95,7 +95,7 @@ export default function CrossChainReviewQueue() {
                 <CrossStatusBadge status={s.crossStatus} />
               </div>
               <p className="text-xs text-slate-600">
-                {t("ops.owner")}: {s.owner} · {t("detail.protocol")}:{" "}
+                {t("ops.owner")}: <span data-user-content="">{s.owner}</span> · {t("detail.protocol")}:{" "}
                 {s.protocol ? t(`protocols.${s.protocol}.name`) : "—"}
                 {s.crossAppCode ? (
                   <>
