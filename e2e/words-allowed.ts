@@ -46,6 +46,9 @@ export const ALLOWED_ENGLISH: readonly string[] = [
   "CITA",
   "DApp",
   "CID",
+  // Key types a DID is made with, named as such in both languages.
+  "Ed25519",
+  "secp256k1",
   "Azure",
   "GitHub",
   "X",

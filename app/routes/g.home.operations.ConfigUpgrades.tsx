@@ -84,7 +84,7 @@ export default function ConfigUpgradeReviews() {
             >
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <h3 id={`upgrade-${u.upgradeId}`} className="font-semibold">
-                  {u.serviceName} · {t(`types.${u.upgradeType}`)}{" "}
+                  <span data-user-content="">{u.serviceName}</span> · {t(`types.${u.upgradeType}`)}{" "}
                   <span className="font-mono text-xs font-normal">{u.upgradeNo}</span>
                 </h3>
                 <UpgradeStatusBadge status={u.status} />

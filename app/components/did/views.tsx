@@ -44,6 +44,25 @@ export function Mono({ children, testId }: { children: string; testId?: string }
   );
 }
 
+/** The claims the portal itself issues (enterprise certified, service roles), named in words in both languages. */
+const KNOWN_CLAIMS = [
+  "enterprise",
+  "name",
+  "creditCode",
+  "country",
+  "certified",
+  "service",
+  "appCode",
+  "role",
+] as const;
+
+/** A claim's name: in words when the portal issues it, else as the issuer wrote it (marked as data, not ours). */
+function ClaimName({ name }: { name: string }) {
+  const { t } = useTranslation("did");
+  if ((KNOWN_CLAIMS as readonly string[]).includes(name)) return <>{t(`claimNames.${name}`)}</>;
+  return <span data-user-content="">{name}</span>;
+}
+
 /** Claims as a definition list: nested values as nested lists, never as JSON (issue 30 item 7). */
 export function Claims({ claims }: { claims: Record<string, unknown> }) {
   const { t } = useTranslation("did");
@@ -52,9 +71,14 @@ export function Claims({ claims }: { claims: Record<string, unknown> }) {
   return (
     <dl className="grid gap-2 sm:grid-cols-2" data-testid="claims">
       {entries.map(([k, v]) => (
-        <Field key={k} label={k}>
-          <ClaimValue value={v} />
-        </Field>
+        <div key={k}>
+          <dt className="text-xs font-semibold uppercase text-slate-500">
+            <ClaimName name={k} />
+          </dt>
+          <dd className="mt-0.5 text-sm text-slate-900">
+            <ClaimValue value={v} />
+          </dd>
+        </div>
       ))}
     </dl>
   );
@@ -78,7 +102,9 @@ function ClaimValue({ value }: { value: unknown }) {
       <dl className="space-y-1 border-l border-slate-200 pl-3">
         {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
           <div key={k}>
-            <dt className="text-xs text-slate-500">{k}</dt>
+            <dt className="text-xs text-slate-500">
+              <ClaimName name={k} />
+            </dt>
             <dd>
               <ClaimValue value={v} />
             </dd>
@@ -86,7 +112,14 @@ function ClaimValue({ value }: { value: unknown }) {
         ))}
       </dl>
     );
-  return <>{String(value)}</>;
+  if (typeof value === "boolean") return <ClaimFlag value={value} />;
+  return <span data-user-content="">{String(value)}</span>;
+}
+
+/** A yes/no claim in words. */
+function ClaimFlag({ value }: { value: boolean }) {
+  const { t } = useTranslation("did");
+  return <>{t(value ? "claimValues.yes" : "claimValues.no")}</>;
 }
 
 /** The state of an issued credential: revoked, expired or valid (at the time shown). */
