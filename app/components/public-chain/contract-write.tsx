@@ -5,7 +5,7 @@ import type { IdeCallResult } from "#contract/ide.ts";
 import { CallResult } from "#app/components/ide/Chain.tsx";
 import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { accountsHref } from "#app/lib/public-chain-urls.ts";
-import { asEntries, isRead, signatureOf, type AbiEntry } from "./contracts.tsx";
+import { asEntries, FunctionArguments, isRead, signatureOf, type AbiEntry } from "./contracts.tsx";
 
 /**
  * The contract page's write functions (issue 30 item 15b): a form per function, its arguments and the custody
@@ -74,23 +74,7 @@ function WriteFunction({ fn, index, accounts }: { fn: AbiEntry; index: number; a
           </select>
           <ErrorList id={`${id}-account-error`} errors={errorsOf("accountId")} />
         </div>
-        {(fn.inputs ?? []).map((p, i) => (
-          <div key={i}>
-            <label htmlFor={`${id}-arg-${i}`} className="label">
-              {p.name ? `${p.name} (${p.type})` : `#${i + 1} (${p.type})`}
-            </label>
-            <input
-              id={`${id}-arg-${i}`}
-              name={`args[${i}]`}
-              defaultValue={typeof values[i] === "string" ? values[i] : ""}
-              autoComplete="off"
-              className="input font-mono"
-              aria-invalid={errorsOf(`args[${i}]`) ? true : undefined}
-              aria-describedby={errorsOf(`args[${i}]`) ? `${id}-arg-${i}-error` : undefined}
-            />
-            <ErrorList id={`${id}-arg-${i}-error`} errors={errorsOf(`args[${i}]`)} />
-          </div>
-        ))}
+        <FunctionArguments id={id} inputs={fn.inputs} values={values} errorsOf={errorsOf} />
         <SubmitButton intent="write" className="btn-primary text-sm">
           {t("write.send")}
         </SubmitButton>
