@@ -22,9 +22,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# 2. npm packages, exactly as locked.
+# 2. npm packages, exactly as locked; and the throwaway IPFS node's own (tools/ipfs-node, docs/decisions/076:
+# npm packages only, no install scripts; skipped when its lockfile has not changed since the last install).
 step "npm ci"
 npm ci --no-audit --no-fund
+scripts/ipfs-throwaway.sh install
 
 # Every temporary file of this run (data directories, PostgreSQL clusters, browser profiles, tests' scratch
 # directories) goes under one directory of its own, removed when the run ends however it ends: a test that
@@ -87,10 +89,23 @@ backend_postgres() {
   local url
   url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
-  DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
+  local code=0
+  DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
+  # Then the IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076), on a
+  # database of their own in the same server: the embedded-only tests skip themselves, saying why.
+  local node_url
+  node_url=$(scripts/ipfs-throwaway.sh start "$ipfsdir") || return 1
+  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres ipfs_node" || code=1
+  DATABASE_URL=${url%/*}/ipfs_node IPFS_API_URL=$node_url npx vitest run --project backend --reporter=default --reporter=json \
+    --outputFile="$results/backend-ipfs-node.json" tests/backend/ipfs.test.ts tests/backend/ipfs-node.test.ts \
+    tests/backend/ipfs-upgrades.test.ts tests/backend/ddc.test.ts || code=$?
+  scripts/ipfs-throwaway.sh stop "$ipfsdir"
+  return $code
 }
+as_pg_owner() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
+ipfsdir=$(mktemp -d "$TMPDIR/bsn-ipfs.XXXXXX")
 pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
-trap 'scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
+trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
 e2e() {
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 }
