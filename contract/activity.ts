@@ -17,7 +17,7 @@ export const ACTIVITY_EXPORT_LIMIT = 10_000;
 /** The filters of the page and of its export. Days are UTC+8 calendar days, both included. */
 export const activityFilterSchema = z.object({
   /** The member's login id. */
-  memberId: z.coerce.number().int().positive().optional(),
+  memberId: z.number().int().positive().max(2_147_483_647).optional(),
   kind: z.enum(ACTIVITY_KINDS).optional(),
   dateFrom: dayString().optional(),
   dateTo: dayString().optional(),
