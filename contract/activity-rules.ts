@@ -188,7 +188,6 @@ export const DOWNLOAD_ACTIVITY: Partial<Record<DownloadKind, { action: string; t
   "service-ca-certificate": { action: "participation.caCertificate" },
 };
 
-
 /** Every action an entry may name (the page's labels, both locales: tests/unit/activity.test.ts). */
 export const ACTIVITY_ACTIONS: readonly string[] = [
   ...new Set([
