@@ -1,7 +1,9 @@
 import { and, count, desc, eq, gte, lt, max, type SQL } from "drizzle-orm";
 import { ACTIVITY_EXPORT_LIMIT, type ActivityEntry, type ActivityFilter } from "#contract/activity.ts";
+import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
 import { teamActivity } from "#backend/db/tables.ts";
+import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 
 /** The instant a UTC+8 calendar day starts (SPEC §9: the portal shows every date in UTC+8). */
@@ -31,7 +33,22 @@ function toEntry(row: typeof teamActivity.$inferSelect): ActivityEntry {
   };
 }
 
+/**
+ * The member filter names someone who has acted in this account (the filter's choices are `actorsOf`): any other
+ * id, another account's login included, is refused rather than answered with an empty page.
+ */
+async function checkMemberFilter(db: Db, accountId: number, memberId: number | undefined) {
+  if (!memberId) return;
+  const [row] = await db
+    .select({ id: teamActivity.id })
+    .from(teamActivity)
+    .where(and(eq(teamActivity.accountId, accountId), eq(teamActivity.memberId, memberId)))
+    .limit(1);
+  if (!row) throw new ApiError(Msg.NOT_A_MEMBER);
+}
+
 async function entries(db: Db, accountId: number, filter: ActivityFilter, limit: number, offset: number) {
+  await checkMemberFilter(db, accountId, filter.memberId);
   const where = conditions(accountId, filter);
   const rows = await db
     .select()
