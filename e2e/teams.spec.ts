@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
 import { activationLink, CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
@@ -168,6 +169,26 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   await page.getByLabel("Paper", { exact: true }).check();
   await page.getByRole("button", { name: "Submit the application" }).click();
   await expect(page.getByTestId("flash")).toContainText("is pending review");
+
+  // Team activity (docs/decisions/079): the finance member's changes with their name, filtered by kind (a GET
+  // form), and the same filter as CSV.
+  await expect(page.getByRole("link", { name: "Team activity", exact: true })).toHaveCount(1);
+  await page.goto("/g/home/userCenter/Activity");
+  if (js) await ready(page);
+  await page.getByLabel("Kind").selectOption({ label: "Money" });
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/kind=money/);
+  const entries = page.getByTestId("activity-entry");
+  await expect(entries.filter({ hasText: "Paid a bill" })).toContainText(finance.userName);
+  await expect(entries.filter({ hasText: "Applied for an invoice" })).toContainText(finance.userName);
+  await expect(entries.filter({ hasText: "Invited a member" })).toHaveCount(0);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("activity-export").click()]);
+  expect(download.suggestedFilename()).toMatch(/^team-activity-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
+  const lines = csv.trim().split("\r\n");
+  expect(lines[0]).toBe("ID,Time (UTC),Member ID,Member,Action,Kind,Target,Details");
+  expect(lines.slice(1).some((l) => l.includes(finance.userName) && l.includes("Paid a bill"))).toBe(true);
+  expect(lines.slice(1).every((l) => l.includes(",Money,"))).toBe(true);
 
   // Publishing a service is the developers' (and the owner's and admins'): a 403 inside the console.
   await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");
