@@ -125,6 +125,8 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   page,
   request,
 }, testInfo) => {
+  // A whole journey of three people (invite, accept, pay, invoice, Team activity and its CSV, a refusal): 2 minutes.
+  test.setTimeout(120_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const owner = await enterpriseOwner(request, uniqueUser(testInfo, "tmo"));
   const company = `${owner.userName} Ltd`;
