@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ACTIVITY_KINDS, type ActivityEntry } from "#contract/activity.ts";
 import { DateFilter, ListFilterForm, SelectFilter } from "#app/components/ListFilters.tsx";
+import { PageHeader } from "#app/components/PageHeader.tsx";
 import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { activityFilterFromQuery, activityQuery } from "#app/lib/activity.server.ts";
@@ -70,15 +71,16 @@ export default function ActivityPage() {
   ];
   return (
     <section className="space-y-4" aria-labelledby="activity-title">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="activity-title" className="text-lg font-semibold">
-          {t("title")}
-        </h2>
-        <a href={exportHref} download className="btn-secondary" data-testid="activity-export">
-          {t("export")}
-        </a>
-      </div>
-      <p className="text-sm text-slate-600">{t("intro")}</p>
+      <PageHeader
+        title={t("title")}
+        titleId="activity-title"
+        description={t("intro")}
+        actions={
+          <a href={exportHref} download className="btn-secondary" data-testid="activity-export">
+            {t("export")}
+          </a>
+        }
+      />
       <ListFilterForm
         label={t("filters.label")}
         grid="lg:grid-cols-4"
