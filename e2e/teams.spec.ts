@@ -1,7 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { activationLink, CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
+import {
+  activationLink,
+  CAPTCHA,
+  createActiveUser,
+  PASSWORD,
+  signInOverHttp,
+  uniqueUser,
+  waitForMail,
+} from "./support.ts";
 
 // Issue 33 (teams), with JavaScript on and off: the owner invites a finance member, who pays a bill and applies
 // for an invoice but is refused publishing a service; a developer opens the IDE but cannot recharge.
@@ -94,7 +102,7 @@ async function enterpriseOwner(request: APIRequestContext, userName: string) {
 
 async function signIn(page: Page, userName: string) {
   await page.context().clearCookies();
-  await logIn(page, userName, PASSWORD);
+  await signInOverHttp(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index/);
 }
 
