@@ -90,7 +90,11 @@ backend_postgres() {
   url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
   local code=0
-  DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
+  # Without the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs, docs/decisions/082): their
+  # services run on a PGlite of their own whatever DATABASE_URL says, so the PGlite stage has run them already.
+  local skip=()
+  while IFS= read -r file; do skip+=(--exclude "$file"); done < <(node scripts/embedded-only-tests.mjs)
+  DATABASE_URL=$url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
   # Then the IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076), on a
   # database of their own in the same server: the embedded-only tests skip themselves, saying why.
   local node_url
