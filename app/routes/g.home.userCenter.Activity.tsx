@@ -94,7 +94,7 @@ export default function ActivityPage() {
           label={t("filters.member")}
           value={filter.memberId}
           allLabel={t("filters.all")}
-          options={actors.map((a) => ({ value: a.memberId, label: a.memberName }))}
+          options={actors.map((a) => ({ value: a.memberId, label: a.memberName, userContent: true }))}
         />
         <SelectFilter
           id="activity-kind"
