@@ -90,17 +90,26 @@ typecheck() { npm run typecheck; }
 lint() { npm run lint; }
 side_by_side "Typecheck" typecheck "Lint" lint
 
-stage "Unit tests" \
-  npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"
-
-stage "Server entry over real sockets (backend faults, shutdown, security headers, compression)" \
-  npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"
+# Side by side: each kept the machine about two-thirds busy alone (unit 63 %, server 65 %, docs/decisions/083).
+unit() { npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"; }
+server() { npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"; }
+side_by_side "Unit tests" unit \
+  "Server entry over real sockets (backend faults, shutdown, security headers, compression)" server
 
 # The PGlite run in two halves side by side, each with its own server (tests/backend/global-setup.ts): a backend run
 # keeps about 1.3 cores busy at most (its tests wait for jobs and timers), so three runs on this 2-core machine keep
 # it busy where two left it idle at the end, once the shorter PostgreSQL run had finished (docs/decisions/082).
+# The files a stage skips (scripts/backend-stage-excludes.mjs): those that never reach PostgreSQL skip the PostgreSQL
+# stage (they would run exactly as in the PGlite one, docs/decisions/082); those that only call the suite's server
+# over HTTP skip the PGlite stage (that server on PGlite is what the end-to-end specs drive, docs/decisions/083).
+excludes() {
+  local file
+  while IFS= read -r file; do [ -n "$file" ] && printf -- '--exclude\n%s\n' "$file"; done < <(node scripts/backend-stage-excludes.mjs "$1")
+}
 backend_pglite() {
-  env -u DATABASE_URL npx vitest run --project backend --shard="$1/2" --reporter=default --reporter=json \
+  local skip=()
+  mapfile -t skip < <(excludes pglite)
+  env -u DATABASE_URL npx vitest run --project backend --shard="$1/2" "${skip[@]}" --reporter=default --reporter=json \
     --outputFile="$results/backend-pglite-$1.json"
 }
 backend_pglite_1() { backend_pglite 1; }
@@ -110,10 +119,8 @@ backend_postgres() {
   url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
   local code=0
-  # Without the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs, docs/decisions/082): their
-  # services run on a PGlite of their own whatever DATABASE_URL says, so the PGlite stage has run them already.
   local skip=()
-  while IFS= read -r file; do skip+=(--exclude "$file"); done < <(node scripts/embedded-only-tests.mjs)
+  mapfile -t skip < <(excludes postgres)
   DATABASE_URL=$url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
   # Then the IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076), on a
   # database of their own in the same server: the embedded-only tests skip themselves, saying why.

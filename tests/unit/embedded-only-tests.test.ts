@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { BOTH_STAGES, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
 import { embeddedOnly } from "../../scripts/embedded-only-tests.mjs";
 
 /** The PostgreSQL stage skips the backend files that never reach PostgreSQL (docs/decisions/082). */
@@ -25,5 +27,35 @@ describe("the backend files the PostgreSQL stage skips", () => {
   it("are a minority of the in-process files", () => {
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped.length).toBeLessThan(40);
+  });
+});
+
+/** What each stage skips (docs/decisions/083). */
+describe("the backend files each stage skips", () => {
+  it("on PGlite: the files that only call the suite's server over HTTP", () => {
+    const skipped = stageExcludes("pglite");
+    expect(skipped).toContain("tests/backend/billing.test.ts");
+    expect(skipped).toContain("tests/backend/security-pages.test.ts");
+    // Opens services in its own process: both stages.
+    expect(skipped).not.toContain("tests/backend/payments.test.ts");
+    // Starts server processes: both stages.
+    expect(skipped).not.toContain("tests/backend/cluster.test.ts");
+    // Through a test module it imports (security/world.ts and its helpers): both stages when unsure.
+    expect(skipped).not.toContain("tests/backend/security-matrix.test.ts");
+    // Kept in both on purpose (its depth differs by stage).
+    for (const file of Object.keys(BOTH_STAGES)) expect(skipped).not.toContain(file);
+  });
+
+  it("no file is skipped by both stages", () => {
+    const postgres = new Set(stageExcludes("postgres"));
+    expect(stageExcludes("pglite").filter((f) => postgres.has(f))).toEqual([]);
+  });
+
+  it("on PostgreSQL: the files that never reach it", () => {
+    expect(stageExcludes("postgres")).toEqual(embeddedOnly());
+  });
+
+  it("names files that exist", () => {
+    for (const file of Object.keys(BOTH_STAGES)) expect(existsSync(file), file).toBe(true);
   });
 });
