@@ -23,6 +23,7 @@ import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
 import { ApiError, sessionInvalid } from "./errors.ts";
 import { continuesDownload, sendDownload, type Download, type DownloadRequest } from "./download.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
+import { runActing, type Acting } from "./acting.ts";
 
 export type CallContext = {
   deps: Deps;
@@ -49,6 +50,10 @@ export type CallContext = {
 
 /** The login acting for the account, and its role there. */
 export type Member = { id: number; userName: string; realName: string | null; role: TeamRole };
+
+/** The member acting for the account in a user call, for the ledger's spending limit (docs/decisions/080). */
+const actingOf = (user: AuthUser | null, member: Member | null): Acting | null =>
+  user && member ? { accountId: user.id, memberId: member.id, role: member.role } : null;
 
 /** Who hands a request to the router, and what it knows of the end user. */
 export type Caller = { clientAddress?: string | null };
@@ -304,7 +309,7 @@ export function createRouter(
               });
               return result;
             })
-          : await handler(parsed.data, ctx);
+          : await runActing(actingOf(user, member), () => handler(parsed.data, ctx));
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
