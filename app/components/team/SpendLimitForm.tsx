@@ -1,5 +1,5 @@
 import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { spendLimitSchema } from "#contract/team.ts";
