@@ -3,6 +3,7 @@ import { Msg } from "#contract/messages.ts";
 import { openDatabase } from "./db/client.ts";
 import type { Deps } from "./deps.ts";
 import accounts from "./domains/accounts/index.ts";
+import activity from "./domains/activity/index.ts";
 import audit from "./domains/audit/index.ts";
 import billing from "./domains/billing/index.ts";
 import chain from "./domains/chain/index.ts";
@@ -85,6 +86,7 @@ export const domains: readonly Domain[] = [
   fabric,
   prices,
   operations,
+  activity,
   audit,
 ];
 

@@ -11,8 +11,7 @@
 // test-results/bench/fabric.json and exits 1 when a budget is broken: each Evaluate at least the keyed eth_call's
 // req/s; each Submit committed with p99 <= 2 s. BENCH_CPU_PROF=<dir> writes the servers' CPU profiles there.
 import { createPrivateKey, type KeyObject } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { connect, hash, signers, type Contract } from "@hyperledger/fabric-gateway";
@@ -22,7 +21,7 @@ import { issueClientIdentity, newGatewayCa } from "#backend/domains/fabric/gatew
 import { startStandIn, standInAdmin } from "../tests/backend/fabric-network-support.ts";
 import { benchEnv, ethCallBody, keyedChain } from "./keyed-chain.mjs";
 import { fabricParticipant, lotsPackage } from "./fabric-participant.ts";
-import { children, freePort, serve, stop } from "./servers.mjs";
+import { benchDir, children, freePort, serve, stop } from "./servers.mjs";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -32,7 +31,7 @@ const SUBMIT_P99_BUDGET_MS = Number(process.env.BENCH_FABRIC_SUBMIT_P99_MS ?? 2_
 
 const CHANNEL = "benchlots";
 const MSP = "BENCHMSP";
-const dir = mkdtempSync(path.join(tmpdir(), "bsn-bench-fabric-"));
+const dir = benchDir("bsn-bench-fabric-");
 
 // The network: the stand-in in its own process, a chaincode installed on the channel, the bench's organisation added.
 const network = await startStandIn(path.join(dir, "net"));

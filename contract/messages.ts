@@ -264,6 +264,8 @@ export const Msg = {
   IPFS_UPGRADE_NOT_AVAILABLE: "MSG_45012",
   /** Capacity upgrade: refusing an upgrade needs a reason. */
   IPFS_UPGRADE_REASON_REQUIRED: "MSG_45013",
+  /** The IPFS node (IPFS_API_URL) is not answering: nothing was stored or read (HTTP 503; docs/decisions/076). */
+  IPFS_UNAVAILABLE: "MSG_45014",
   /* The DID service (MSG_47001-47099; backend/domains/did/, docs/decisions/043). */
   /** A pasted public key that is neither an Ed25519 nor a secp256k1 public key (JWK or multibase). */
   DID_KEY_INVALID: "MSG_47001",

@@ -33,6 +33,7 @@ import { crossChainFixturePaths, crossChainPaths } from "./cross-chain.ts";
 import { dedicatedNodePaths } from "./dedicated-nodes.ts";
 import { certificationPaths } from "./certification.ts";
 import { teamPaths } from "./team.ts";
+import { activityPaths } from "./activity.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -81,6 +82,7 @@ export const paths = {
   ...dedicatedNodePaths,
   ...certificationPaths,
   ...teamPaths,
+  ...activityPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

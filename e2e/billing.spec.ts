@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 /** My account, My bills and bill payment (SPEC §2 userCenter), with JavaScript on and off. */
 
@@ -35,7 +35,7 @@ async function userWith(request: APIRequestContext, userName: string, fixtures: 
 
 /** Logs in through the form and waits for the console, so the next navigation has the session. */
 async function signIn(page: Page, userName: string) {
-  await logIn(page, userName, PASSWORD);
+  await signInOverHttp(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index/);
 }
 

@@ -152,8 +152,10 @@ contract Counter {
 `;
 
 // Issue 30 item 15b: the contract page sends a write function from a custody account of the project and shows
-// the receipt and the decoded events (JavaScript on and off: without it, on the action's answered page).
-test("sends a write function from a custody account: the receipt and the decoded event, then the new value", async ({
+// the receipt and the decoded events. A refused write is answered in place (a 400, what was typed kept); a sent one
+// redirects (303) to the page, which shows the result once, so reloading it never sends the transaction again
+// (JavaScript on and off).
+test("sends a write function from a custody account: the receipt and the decoded event once, then the new value", async ({
   page,
   request,
   javaScriptEnabled,
@@ -168,18 +170,46 @@ test("sends a write function from a custody account: the receipt and the decoded
   await deploy(page, "Counter", COUNTER, "");
   const row = await settledRow(page, "Counter", javaScriptEnabled, "Deployed");
   await row.getByRole("link", { name: "Counter", exact: true }).click();
+  const changed = page.getByTestId("event-row").filter({ has: page.getByTestId("event-name").getByText("Changed") });
+  await expect(page.getByTestId("events-empty")).toBeVisible();
 
   const set = page.getByTestId("write-function").filter({ has: page.getByRole("heading", { name: "set(uint256)" }) });
   await expect(set.getByLabel("Custody account")).toContainText("Signer");
+  // A value that does not fit the parameter is refused at its input, kept as typed, on the page that was posted.
+  const posted = page.waitForResponse((r) => r.request().method() === "POST");
+  await set.getByLabel("next (uint256)").fill("seven");
+  await set.getByRole("button", { name: "Send transaction" }).click();
+  if (!javaScriptEnabled) expect((await posted).status()).toBe(400);
+  await expect(set.getByText("The arguments do not fit the function's parameters.")).toBeVisible();
+  await expect(set.getByLabel("next (uint256)")).toHaveValue("seven");
+  await expect(changed).toHaveCount(0);
+
+  const sent = page.waitForResponse((r) => r.request().method() === "POST");
   await set.getByLabel("next (uint256)").fill("7");
   await set.getByRole("button", { name: "Send transaction" }).click();
+  // Without JavaScript the browser follows the 303 itself; with it, Remix does (its data request answers 204).
+  if (!javaScriptEnabled) expect((await sent).status()).toBe(303);
   const result = set.getByTestId("call-result");
   await expect(result.getByTestId("tx-hash")).toHaveText(/^0x[0-9a-f]{64}$/);
+  const hash = await result.getByTestId("tx-hash").innerText();
   await expect(result.getByTestId("receipt")).toContainText(/Receipt: success in block \d+, gas used \d+/);
   await expect(result.getByTestId("events")).toContainText("Changed");
   await expect(result.getByTestId("events")).toContainText("7");
+  await expect(page.getByTestId("flash")).toHaveText(
+    new RegExp(`^Transaction ${hash.slice(0, 10)}… confirmed in block \\d+\\.$`),
+  );
+  await expect(page).toHaveURL(new RegExp(`/Contract\\?contractId=\\d+$`));
+  await expect(changed).toHaveCount(1);
+
+  // Reloading the answer reads the page again: the result and the flash were shown once, nothing is sent again.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "set(uint256)" })).toBeVisible();
+  await expect(set.getByTestId("call-result")).toHaveCount(0);
+  await expect(page.getByTestId("flash")).toHaveCount(0);
+  await expect(changed).toHaveCount(1);
 
   const value = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "value()" }) });
   await value.getByRole("button", { name: "Call" }).click();
   await expect(value.getByTestId("call-result")).toContainText("7");
+  await expect(changed).toHaveCount(1);
 });

@@ -63,7 +63,10 @@ test("a market package is downloaded, read, and used in a new service whose test
     .filter({ hasText: "supply_trace" })
     .getByRole("link", { name: "Files of supply_trace" })
     .click();
-  await page.getByRole("link", { name: "Use in a new service" }).click();
+  // The package's own page (with JavaScript a client-side navigation: the list, whose rows have a link of the same
+  // words each, is on screen until it lands).
+  await expect(page).toHaveURL(/ChaincodeMarket\/Package\?marketPackageId=/);
+  await page.getByRole("link", { name: "Use in a new service", exact: true }).click();
   await expect(page).toHaveURL(/NewServices\?appState=add&step=basic&market=\d+/);
   await expect(page.getByTestId("market-notice")).toContainText("supply_trace");
   const serviceName = `Assets ${user.userName}`;

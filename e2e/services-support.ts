@@ -3,7 +3,15 @@ import path from "node:path";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { expect } from "./fixtures.ts";
 import { demoTotpSecret, passSecondFactor } from "../tests/support/second-factor.ts";
-import { CAPTCHA, createActiveUser, logIn, moreTimeForTheNextCode, PASSWORD, uniqueUser } from "./support.ts";
+import {
+  CAPTCHA,
+  createActiveUser,
+  logIn,
+  moreTimeForTheNextCode,
+  PASSWORD,
+  signInOverHttp,
+  uniqueUser,
+} from "./support.ts";
 
 /** Shared by the service specs: the demo operator, the /vueapi API and fixture services. */
 export const OPERATOR = { userName: "demooperator", password: "Demo12!@pass" };
@@ -114,7 +122,8 @@ export async function logInAs(page: Page, userName: string, password: string) {
     if (new URL(page.url()).pathname === "/g/home/index") return;
     await page.context().clearCookies();
   }
-  await logIn(page, userName, password);
+  if (demoTotpSecret(userName)) await logIn(page, userName, password);
+  else await signInOverHttp(page, userName, password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   if (demoTotpSecret(userName))
     saveOperator({ cookies: (await page.context().cookies()).filter((c) => c.name === "__session") });

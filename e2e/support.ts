@@ -90,6 +90,28 @@ export async function createActiveUser(request: APIRequestContext, userName: str
   return { userName, email, password };
 }
 
+/**
+ * Signs `username` in without the login page, for a spec about something else: the page's own form posted over
+ * HTTP in the page's context (its captcha key from the server-rendered form, the test captcha as the answer), so
+ * the session cookie lands in the page's browser context; then the page opens the console home, as after `logIn`.
+ * The login page itself, with and without JavaScript, is what e2e/login-*.spec.ts and `logIn` exercise: a
+ * browser rendering it for every sign-in of every spec was about a sixth of the run's CPU.
+ * Operators are not signed in this way (their second step is a page of its own): use `logIn`.
+ */
+export async function signInOverHttp(page: Page, username: string, password: string) {
+  expect(demoTotpSecret(username), "an operator signs in through the login page").toBeUndefined();
+  const form = await page.request.get("/g/main/Login/Logins");
+  expect(form.status()).toBe(200);
+  const captchaKey = /name="captchaKey" value="([^"]+)"/.exec(await form.text())?.[1];
+  expect(captchaKey, "the login form's captcha key").toBeTruthy();
+  const res = await page.request.post("/g/main/Login/Logins", {
+    form: { username, password, captchaKey: captchaKey ?? "", captcha: CAPTCHA },
+    maxRedirects: 0,
+  });
+  expect(res.status(), `login of ${username}: ${res.status()}`).toBe(302);
+  await page.goto(res.headers()["location"] ?? "/g/home/index");
+}
+
 export async function logIn(page: Page, username: string, password: string, captcha = CAPTCHA) {
   await page.goto("/g/main/Login/Logins");
   await fillLogin(page, username, password, captcha);

@@ -1,6 +1,15 @@
+import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { activationLink, CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
+import {
+  activationLink,
+  CAPTCHA,
+  createActiveUser,
+  PASSWORD,
+  signInOverHttp,
+  uniqueUser,
+  waitForMail,
+} from "./support.ts";
 
 // Issue 33 (teams), with JavaScript on and off: the owner invites a finance member, who pays a bill and applies
 // for an invoice but is refused publishing a service; a developer opens the IDE but cannot recharge.
@@ -93,7 +102,7 @@ async function enterpriseOwner(request: APIRequestContext, userName: string) {
 
 async function signIn(page: Page, userName: string) {
   await page.context().clearCookies();
-  await logIn(page, userName, PASSWORD);
+  await signInOverHttp(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index/);
 }
 
@@ -124,6 +133,8 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   page,
   request,
 }, testInfo) => {
+  // A whole journey of three people (invite, accept, pay, invoice, Team activity and its CSV, a refusal): 2 minutes.
+  test.setTimeout(120_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const owner = await enterpriseOwner(request, uniqueUser(testInfo, "tmo"));
   const company = `${owner.userName} Ltd`;
@@ -168,6 +179,26 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   await page.getByLabel("Paper", { exact: true }).check();
   await page.getByRole("button", { name: "Submit the application" }).click();
   await expect(page.getByTestId("flash")).toContainText("is pending review");
+
+  // Team activity (docs/decisions/079): the finance member's changes with their name, filtered by kind (a GET
+  // form), and the same filter as CSV.
+  await expect(page.getByRole("link", { name: "Team activity", exact: true })).toHaveCount(1);
+  await page.goto("/g/home/userCenter/Activity");
+  if (js) await ready(page);
+  await page.getByLabel("Kind").selectOption({ label: "Money" });
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/kind=money/);
+  const entries = page.getByTestId("activity-entry");
+  await expect(entries.filter({ hasText: "Paid a bill" })).toContainText(finance.userName);
+  await expect(entries.filter({ hasText: "Applied for an invoice" })).toContainText(finance.userName);
+  await expect(entries.filter({ hasText: "Invited a member" })).toHaveCount(0);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("activity-export").click()]);
+  expect(download.suggestedFilename()).toMatch(/^team-activity-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
+  const lines = csv.trim().split("\r\n");
+  expect(lines[0]).toBe("ID,Time (UTC),Member ID,Member,Action,Kind,Target,Details");
+  expect(lines.slice(1).some((l) => l.includes(finance.userName) && l.includes("Paid a bill"))).toBe(true);
+  expect(lines.slice(1).every((l) => l.includes(",Money,"))).toBe(true);
 
   // Publishing a service is the developers' (and the owner's and admins'): a 403 inside the console.
   await page.goto("/g/home/PermissionedServices/PublishedServices/NewServices?appState=add");

@@ -1,8 +1,8 @@
 import { strToU8, zipSync } from "fflate";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, ready } from "./fixtures.ts";
+import { expect } from "./fixtures.ts";
 import { tinyPng } from "../tests/fixtures/files.ts";
-import { CAPTCHA, fillLogin, PASSWORD } from "./support.ts";
+import { CAPTCHA, PASSWORD, signInOverHttp } from "./support.ts";
 
 /** Shared by the wizard specs: its address, test files made in the test, logging in and the /vueapi wizard paths. */
 export const WIZARD = "/g/home/PermissionedServices/PublishedServices/NewServices";
@@ -43,10 +43,8 @@ export function chaincodeZip(extra: Record<string, Uint8Array> = {}, options: { 
 /** A real PNG: uploads are checked by their bytes (docs/decisions/023). */
 export const PNG = tinyPng();
 
-export async function logInAs(page: Page, userName: string, js: boolean) {
-  await page.goto("/g/main/Login/Logins");
-  if (js) await ready(page);
-  await fillLogin(page, userName, PASSWORD);
+export async function logInAs(page: Page, userName: string, _js: boolean) {
+  await signInOverHttp(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 }
 

@@ -1,7 +1,7 @@
 // Adds up the JSON reports of Vitest and Playwright and prints one closing line: "Tests: N passed, N failed, N skipped".
-// With the stages file of scripts/test.sh (stages.tsv: name, exit code, seconds), first prints each stage's result
-// and minutes (and the run's wall-clock minutes, the second argument), and exits non-zero when any stage failed,
-// also one without a report (build, typecheck, lint).
+// With the stages file of scripts/test.sh (stages.tsv: name, exit code, seconds, the machine's busy per cent meanwhile),
+// first prints each stage's result and minutes (and the run's wall-clock minutes, the second argument), and exits
+// non-zero when any stage failed, also one without a report (build, typecheck, lint).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
@@ -62,8 +62,8 @@ const stages = existsSync(stagesFile)
       .split("\n")
       .filter(Boolean)
       .map((line) => {
-        const [name, code, seconds] = line.split("\t");
-        return { name, code: Number(code), seconds: Number(seconds) };
+        const [name, code, seconds, busy] = line.split("\t");
+        return { name, code: Number(code), seconds: Number(seconds), busy: busy ? Number(busy) : undefined };
       })
   : [];
 const failedStages = stages.filter((s) => s.code !== 0);
@@ -71,7 +71,8 @@ if (stages.length > 0) {
   console.log("Stages:");
   for (const s of stages) {
     const result = s.code === 0 ? "ok" : `FAILED (exit ${s.code})`;
-    console.log(`  ${result.padEnd(16)} ${(s.seconds / 60).toFixed(1).padStart(5)} min  ${s.name}`);
+    const busy = s.busy === undefined ? "" : ` (machine ${s.busy} % busy)`;
+    console.log(`  ${result.padEnd(16)} ${(s.seconds / 60).toFixed(1).padStart(5)} min  ${s.name}${busy}`);
   }
   // Some stages run side by side (scripts/test.sh): the run's own clock, when given, is the time it took.
   const wall = Number(process.argv[3]);

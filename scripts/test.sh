@@ -11,9 +11,11 @@ export npm_config_update_notifier=false
 
 step() { printf '\n==> %s\n' "$*"; }
 
-# 1. Debian packages: Chromium for Playwright, PostgreSQL for the second backend run.
+# 1. Debian packages: Chromium's headless shell for Playwright (the browser without its window system: a third less
+# CPU for the same specs than the full browser in headless mode, docs/decisions/083), PostgreSQL for the second
+# backend run.
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   step "Installing ${missing[*]} from Debian"
@@ -22,9 +24,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# 2. npm packages, exactly as locked.
+# 2. npm packages, exactly as locked; and the throwaway IPFS node's own (tools/ipfs-node, docs/decisions/076:
+# npm packages only, no install scripts; skipped when its lockfile has not changed since the last install).
 step "npm ci"
 npm ci --no-audit --no-fund
+scripts/ipfs-throwaway.sh install
 
 # Every temporary file of this run (data directories, PostgreSQL clusters, browser profiles, tests' scratch
 # directories) goes under one directory of its own, removed when the run ends however it ends: a test that
@@ -41,13 +45,25 @@ rm -rf "$results"; mkdir -p "$results"
 stages="$results/stages.tsv"
 : >"$stages"
 
-# Runs one stage: its result (ok/FAILED, exit code) and minutes go to $stages; a failure does not stop the run.
+# The machine's busy and idle CPU time so far, in hundredths of a second (/proc/stat's first line; "0 0" elsewhere).
+cpu_ticks() {
+  if [ -r /proc/stat ]; then
+    awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6; exit }' /proc/stat
+  else echo "0 0"; fi
+}
+
+# Runs one stage: its result (ok/FAILED, exit code), seconds, and how busy the whole machine was meanwhile (per cent
+# of all cores: what is left for a stage beside it) go to $stages; a failure does not stop the run.
 stage() {
   local name=$1; shift
   step "$name"
-  local started=$SECONDS code=0
+  local started=$SECONDS code=0 busy0 idle0 busy1 idle1
+  read -r busy0 idle0 < <(cpu_ticks)
   "$@" || code=$?
-  printf '%s\t%s\t%s\n' "$name" "$code" "$((SECONDS - started))" >>"$stages"
+  read -r busy1 idle1 < <(cpu_ticks)
+  local total=$(( busy1 - busy0 + idle1 - idle0 )) busy=""
+  [ "$total" -gt 0 ] && busy=$(( 100 * (busy1 - busy0) / total ))
+  printf '%s\t%s\t%s\t%s\n' "$name" "$code" "$((SECONDS - started))" "$busy" >>"$stages"
   return 0
 }
 
@@ -80,17 +96,40 @@ stage "Unit tests" \
 stage "Server entry over real sockets (backend faults, shutdown, security headers, compression)" \
   npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"
 
+# The PGlite run in two halves side by side, each with its own server (tests/backend/global-setup.ts): a backend run
+# keeps about 1.3 cores busy at most (its tests wait for jobs and timers), so three runs on this 2-core machine keep
+# it busy where two left it idle at the end, once the shorter PostgreSQL run had finished (docs/decisions/082).
 backend_pglite() {
-  env -u DATABASE_URL npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-pglite.json"
+  env -u DATABASE_URL npx vitest run --project backend --shard="$1/2" --reporter=default --reporter=json \
+    --outputFile="$results/backend-pglite-$1.json"
 }
+backend_pglite_1() { backend_pglite 1; }
+backend_pglite_2() { backend_pglite 2; }
 backend_postgres() {
   local url
   url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
-  DATABASE_URL=$url npx vitest run --project backend --reporter=default --reporter=json --outputFile="$results/backend-postgres.json"
+  local code=0
+  # Without the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs, docs/decisions/082): their
+  # services run on a PGlite of their own whatever DATABASE_URL says, so the PGlite stage has run them already.
+  local skip=()
+  while IFS= read -r file; do skip+=(--exclude "$file"); done < <(node scripts/embedded-only-tests.mjs)
+  DATABASE_URL=$url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
+  # Then the IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076), on a
+  # database of their own in the same server: the embedded-only tests skip themselves, saying why.
+  local node_url
+  node_url=$(scripts/ipfs-throwaway.sh start "$ipfsdir") || return 1
+  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres ipfs_node" || code=1
+  DATABASE_URL=${url%/*}/ipfs_node IPFS_API_URL=$node_url npx vitest run --project backend --reporter=default --reporter=json \
+    --outputFile="$results/backend-ipfs-node.json" tests/backend/ipfs.test.ts tests/backend/ipfs-node.test.ts \
+    tests/backend/ipfs-upgrades.test.ts tests/backend/ddc.test.ts || code=$?
+  scripts/ipfs-throwaway.sh stop "$ipfsdir"
+  return $code
 }
+as_pg_owner() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
+ipfsdir=$(mktemp -d "$TMPDIR/bsn-ipfs.XXXXXX")
 pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
-trap 'scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
+trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
 e2e() {
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 }
@@ -101,10 +140,12 @@ e2e() {
 # for pages, mails and jobs). Not the default yet: its wall time is not measured on an otherwise idle machine, and
 # on a loaded one the three together made specs hit their 60-second timeout.
 if [ "${E2E_BESIDE_BACKEND:-}" = 1 ]; then
-  side_by_side "Backend over HTTP on embedded PGlite" backend_pglite "Backend over HTTP on PostgreSQL" backend_postgres \
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2)" backend_pglite_1 \
+    "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 "Backend over HTTP on PostgreSQL" backend_postgres \
     "End-to-end (Chromium, JavaScript on and off)" e2e
 else
-  side_by_side "Backend over HTTP on embedded PGlite" backend_pglite "Backend over HTTP on PostgreSQL" backend_postgres
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2)" backend_pglite_1 \
+    "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 "Backend over HTTP on PostgreSQL" backend_postgres
   stage "End-to-end (Chromium, JavaScript on and off)" e2e
 fi
 

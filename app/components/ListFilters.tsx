@@ -51,7 +51,8 @@ export function SelectFilter({
   label: string;
   value: string | number | undefined;
   allLabel: string;
-  options: { value: string | number; label: string }[];
+  /** `userContent`: the label is the user's own data (a member's name), not a word of the portal. */
+  options: { value: string | number; label: string; userContent?: boolean }[];
 }) {
   return (
     <div>
@@ -61,7 +62,7 @@ export function SelectFilter({
       <select id={id} name={name} defaultValue={value ?? ""} className="input">
         <option value="">{allLabel}</option>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.value} value={o.value} data-user-content={o.userContent ? "" : undefined}>
             {o.label}
           </option>
         ))}

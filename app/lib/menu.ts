@@ -101,6 +101,7 @@ export const MENU: MenuEntry[] = [
       { key: "certification", to: "/g/home/userCenter/certification", navigation: 7 },
       { key: "messageCenter", to: "/g/home/userCenter/MessageCenter", navigation: 10 },
       { key: "members", to: "/g/home/userCenter/Members", navigation: 8, permission: "members" },
+      { key: "activity", to: "/g/home/userCenter/Activity", navigation: 9 },
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },

@@ -59,7 +59,11 @@ export default function DidDetail() {
         <h2 id="did-document" className="mb-2 text-lg font-semibold">
           {t("detail.document")}
         </h2>
-        <pre className="max-h-[32rem] overflow-auto rounded bg-slate-50 p-3 text-xs" data-testid="did-document">
+        <pre
+          className="max-h-[32rem] overflow-auto rounded bg-slate-50 p-3 text-xs"
+          tabIndex={0}
+          data-testid="did-document"
+        >
           {JSON.stringify(did.document, null, 2)}
         </pre>
       </section>

@@ -96,7 +96,10 @@ export default function MarketPackagePage() {
             {f.text === null ? (
               <p className="mt-2 text-sm text-slate-600">{t("detail.binary")}</p>
             ) : (
-              <pre className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+              <pre
+                className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+                tabIndex={0}
+              >
                 {f.text}
               </pre>
             )}

@@ -10,6 +10,7 @@ import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
 import { WriteFunctions } from "#app/components/public-chain/contract-write.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { redirectAfterWrite, takeWritten } from "#app/lib/contract-write.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
@@ -37,8 +38,8 @@ const INTENTS = ["call", "write", "redeploy"] as const;
  * SPEC §4 Contract deployment, one contract: its deployment (status, address, transaction, block, gas, the
  * failure's reason), its ABI (functions and events, and the raw JSON), its read functions called with eth_call
  * (a form per function; without JavaScript the result is on the answered page), its write functions sent from
- * one of the project's custody accounts (issue 30 item 15b: the receipt and decoded events, on the answered page
- * too) and its decoded events, newest first.
+ * one of the project's custody accounts (issue 30 item 15b: the receipt and decoded events, shown once on the
+ * page the write redirects to) and its decoded events, newest first.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
@@ -63,7 +64,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
           .filter((a) => a.keyType === KeyType.CUSTODY)
           .map((a) => ({ accountId: a.accountId, name: a.name, address: a.address }))
       : [];
-  return json({ contract, events, accounts, language: viewer.language });
+  // The write this page answers (a 303 from the action), shown once under its function.
+  const { written, setCookie } = await takeWritten(request, contractId);
+  return json(
+    { contract, events, accounts, written, language: viewer.language },
+    setCookie ? { headers: { "Set-Cookie": setCookie } } : undefined,
+  );
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -81,7 +87,7 @@ export async function action({ request }: ActionFunctionArgs) {
       "contracts:flash.redeploying",
     );
   formData.set("contractId", String(contractId));
-  if (intent === "write") return write(api, formData);
+  if (intent === "write") return write(request, api, formData, contractId);
   const submission = parseWithZod(formData, { schema: contractCallSchema });
   const signature = String(formData.get("signature") ?? "");
   if (submission.status !== "success")
@@ -96,23 +102,28 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ signature, result: submission.reply(), outputs: result.data.outputs });
 }
 
-/** A write function's transaction: refused at its field, or the receipt and decoded events (never a 5xx). */
-async function write(api: ReturnType<typeof apiFor>, formData: FormData) {
+/**
+ * A write function's transaction: refused at its field on the page itself (a 400, everything typed kept), or
+ * sent and answered with a 303 to the page, which shows the receipt and decoded events once: reloading the
+ * answer never sends the transaction again (issue 30 leftovers; docs/decisions/081).
+ */
+async function write(request: Request, api: ReturnType<typeof apiFor>, formData: FormData, contractId: number) {
   const submission = parseWithZod(formData, { schema: contractWriteSchema });
   const signature = String(formData.get("signature") ?? "");
   if (submission.status !== "success")
-    return json({ kind: "write" as const, signature, result: submission.reply(), sent: null }, { status: 400 });
+    return json({ kind: "write" as const, signature, result: submission.reply() }, { status: 400 });
   const result = await api.call("/sys/opc/contract/write", submission.value);
   if (!result.ok)
     return json(
-      { kind: "write" as const, signature, result: replyWithFailure(submission, result), sent: null },
+      { kind: "write" as const, signature, result: replyWithFailure(submission, result) },
       { status: result.status === 404 ? 404 : 400 },
     );
-  return json({ kind: "write" as const, signature, result: submission.reply(), sent: result.data });
+  const url = new URL(request.url);
+  return redirectAfterWrite(request, url.pathname + url.search, { contractId, signature, result: result.data });
 }
 
 export default function ContractPage() {
-  const { contract: c, events, accounts, language } = useLoaderData<typeof loader>();
+  const { contract: c, events, accounts, written, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("contracts");
   const location = useLocation();
   const underWay = isUnderWay(c.status);
@@ -216,7 +227,7 @@ export default function ContractPage() {
       {c.abi ? <AbiTables abi={c.abi} /> : null}
       {c.abi && c.status === ContractStatus.SUCCESS ? <ReadFunctions abi={c.abi} /> : null}
       {c.abi && c.status === ContractStatus.SUCCESS ? (
-        <WriteFunctions abi={c.abi} accounts={accounts} projectId={c.projectId} />
+        <WriteFunctions abi={c.abi} accounts={accounts} projectId={c.projectId} written={written} />
       ) : null}
       {events ? <EventsTable page={events} language={language} /> : null}
     </div>

@@ -145,7 +145,9 @@ export default function TestServicesDetail() {
       ) : null}
       <details className="card">
         <summary className="cursor-pointer font-medium">{t("fields.source")}</summary>
-        <pre className="mt-2 max-h-96 overflow-auto text-xs">{service.source}</pre>
+        <pre className="mt-2 max-h-96 overflow-auto text-xs" tabIndex={0}>
+          {service.source}
+        </pre>
       </details>
     </div>
   );

@@ -72,8 +72,10 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
         <ul className="list-disc pl-5">
           {c.packages.map((p) => (
             <li key={p.packageId}>
-              {p.name} {p.version} · {p.language} · <span className="font-mono text-xs">{p.mainPath}</span> ·{" "}
-              {p.fileName} ({Math.ceil(p.size / 1024)} KB)
+              <span data-user-content>{p.name}</span> {p.version} ·{" "}
+              {t(`languages.${p.language}`, { defaultValue: p.language })} ·{" "}
+              <span className="font-mono text-xs">{p.mainPath}</span> · <span data-user-content>{p.fileName}</span> (
+              {Math.ceil(p.size / 1024)} KB)
             </li>
           ))}
         </ul>
@@ -83,8 +85,8 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
         <ul className="list-disc pl-5">
           {c.functions.map((f) => (
             <li key={f.functionId}>
-              {f.name} · <span className="font-mono text-xs">{f.func}</span> ({f.packageName},{" "}
-              {t(`detail.funcTypes.${f.funcType}`)})
+              <span data-user-content>{f.name}</span> · <span className="font-mono text-xs">{f.func}</span> (
+              <span data-user-content>{f.packageName}</span>, {t(`detail.funcTypes.${f.funcType}`)})
             </li>
           ))}
         </ul>
@@ -94,7 +96,7 @@ function VersionContents({ item, language }: { item: Pick<Item, "contents">; lan
         <ul className="list-disc pl-5">
           {c.roles.map((r) => (
             <li key={r.roleId}>
-              {r.name}: {r.functions.join(", ")}
+              <span data-user-content>{r.name}</span>: <span data-user-content>{r.functions.join(", ")}</span>
             </li>
           ))}
         </ul>
@@ -124,12 +126,13 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
     <li className="card space-y-3" data-testid="review-item" aria-labelledby={`review-title-${item.appVerId}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id={`review-title-${item.appVerId}`} className="font-semibold">
-          {item.name} <span className="font-normal text-slate-500">{item.version}</span>
+          <span data-user-content>{item.name}</span> <span className="font-normal text-slate-500">{item.version}</span>
         </h2>
         <StatusBadge verState={item.verState} />
       </div>
       <p className="text-xs text-slate-500">
-        {t("ops.publisher")}: {item.publisher} · {t("ops.submitted")}: {formatDate(item.submittedAt, language, true)}
+        {t("ops.publisher")}: <span data-user-content>{item.publisher}</span> · {t("ops.submitted")}:{" "}
+        {formatDate(item.submittedAt, language, true)}
       </p>
       <VersionContents item={item} language={language} />
       {queue === "final" ? (

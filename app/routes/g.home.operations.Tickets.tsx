@@ -58,9 +58,12 @@ export default function TicketQueue() {
                 <Link to={`/g/home/operations/TicketDetail?ticketId=${r.ticketId}`} className="link font-semibold">
                   {t("detail.title", { id: r.ticketId })}
                 </Link>
-                <p className="truncate text-sm text-slate-700">{r.question}</p>
+                <p className="truncate text-sm text-slate-700" data-user-content>
+                  {r.question}
+                </p>
                 <p className="text-xs text-slate-600">
-                  {r.owner ?? t("ops.visitor")} · {r.contact} · {t(`sources.${r.source}`)} · {t("list.updated")}:{" "}
+                  {r.owner ? <span data-user-content>{r.owner}</span> : t("ops.visitor")} ·{" "}
+                  <span data-user-content>{r.contact}</span> · {t(`sources.${r.source}`)} · {t("list.updated")}:{" "}
                   {formatDate(r.updatedAt, language, true)}
                 </p>
               </div>

@@ -59,13 +59,19 @@ export default function ApiReference() {
               <div className="mt-2 grid gap-3 md:grid-cols-2">
                 <div>
                   <h3 className="text-sm font-semibold">{t("apiReference.payload")}</h3>
-                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+                  <pre
+                    className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
+                    tabIndex={0}
+                  >
                     {p.payload}
                   </pre>
                 </div>
                 <div>
                   <h3 className="text-sm font-semibold">{t("apiReference.data")}</h3>
-                  <pre className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100">
+                  <pre
+                    className="mt-1 max-h-96 overflow-auto rounded bg-slate-900 p-2 text-xs text-slate-100"
+                    tabIndex={0}
+                  >
                     {p.data}
                   </pre>
                 </div>

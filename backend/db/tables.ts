@@ -261,6 +261,41 @@ export const transitionColumns = () => ({
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 /* ------------------------------------------------------------------------------------------------
+ * Team activity (issue 33, docs/decisions/079): one row per change made in an account's name, with the
+ * member who made it (their login id and username then), written by the router after the call succeeded
+ * (backend/kit/activity.ts, its one writer; contract/activity-rules.ts). No code updates or deletes a row.
+ * ---------------------------------------------------------------------------------------------- */
+export const teamActivity = pgTable(
+  "team_activity",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull(),
+    /** The account the change was made for. */
+    accountId: integer("account_id")
+      .notNull()
+      .references(() => users.id),
+    /** The login that acted, and its username when it acted. */
+    memberId: integer("member_id")
+      .notNull()
+      .references(() => users.id),
+    memberName: text("member_name").notNull(),
+    /** e.g. "bill.pay", "publicChain.projectKey" (contract/activity-rules.ts). */
+    action: text("action").notNull(),
+    /** services | keys | money | account | members | support (contract/activity.ts ACTIVITY_KINDS). */
+    kind: text("kind").notNull(),
+    targetId: text("target_id"),
+    /** The path's allow-listed payload fields, short values only. */
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    /** The /vueapi path (or download kind) called. */
+    path: text("path").notNull(),
+  },
+  (t) => [
+    index("team_activity_account_at").on(t.accountId, t.at),
+    index("team_activity_account_member_at").on(t.accountId, t.memberId, t.at),
+  ],
+);
+
+/* ------------------------------------------------------------------------------------------------
  * The operators' audit log (docs/decisions/022): one row per operator decision, written by the router in
  * the decision's own transaction (backend/kit/audit.ts). Append-only: no code updates or deletes a row,
  * and the database refuses UPDATE, DELETE and TRUNCATE (backend/db/guards.ts).

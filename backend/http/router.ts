@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { ACTIVITY_RULES, DOWNLOAD_ACTIVITY, type ActivityRule, type UserWritePath } from "#contract/activity-rules.ts";
 import { AUDIT_RULES, type OperatorPath } from "#contract/audit-rules.ts";
 import { fail, ok, ResponseCode } from "#contract/envelope.ts";
 import { Msg } from "#contract/messages.ts";
@@ -15,6 +16,7 @@ import {
 import type { Language } from "#backend/mail.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
+import { activityEntry, recordActivity } from "#backend/kit/activity.ts";
 import { entryFromRule, recordAudit } from "#backend/kit/audit.ts";
 import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-limit.ts";
 import { authenticate, refusalOf, type Authenticated, type AuthUser } from "./auth.ts";
@@ -103,6 +105,13 @@ export function downloadHandlersOf<M extends { [K in keyof M]: K extends Downloa
 }
 
 const PREFIX = "/vueapi";
+
+/** The Team activity rule of a user write path (contract/activity-rules.ts), or null when it records nothing. */
+function activityRuleOf(spec: PathSpec, path: VueapiPath) {
+  if (spec.auth !== "user" || !spec.permission || spec.permission === "read" || spec.permission === "own") return null;
+  const rule = (ACTIVITY_RULES as Record<string, ActivityRule | undefined>)[path as UserWritePath];
+  return rule && rule !== "none" ? { rule, permission: spec.permission } : null;
+}
 
 function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), {
@@ -230,6 +239,16 @@ export function createRouter(
       const named = await downloads[kind]!(parsed.data, ctx, {
         continuing: continuesDownload(request.headers.get("Range")),
       });
+      // A key or certificate handed out in the account's name is Team activity (docs/decisions/079).
+      const keyDownload = DOWNLOAD_ACTIVITY[kind];
+      if (keyDownload && user && member && spec.auth === "user" && !continuesDownload(request.headers.get("Range")))
+        await recordActivity(deps.db, {
+          ...activityEntry({ ...keyDownload, keys: true }, "services", parsed.data as Record<string, unknown>),
+          accountId: user.id,
+          member,
+          at: deps.now(),
+          path: ctx.path,
+        });
       return await sendDownload(deps, request, named);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
@@ -310,6 +329,16 @@ export function createRouter(
               return result;
             })
           : await runActing(actingOf(user, member), () => handler(parsed.data, ctx));
+      const activity = activityRuleOf(spec as PathSpec, vueapiPath);
+      if (activity && user && member)
+        // Who did it, in the account's name (docs/decisions/079): written once the call has succeeded.
+        await recordActivity(deps.db, {
+          ...activityEntry(activity.rule, activity.permission, parsed.data as Record<string, unknown>),
+          accountId: user.id,
+          member,
+          at: deps.now(),
+          path: vueapiPath,
+        });
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);

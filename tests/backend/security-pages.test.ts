@@ -325,6 +325,20 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     returnTo: { notId: "way back (a console path, validated)" },
   },
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
+  // Team activity (docs/decisions/079): a member id only filters the acting account's own entries.
+  "g.home.userCenter.Activity.tsx": {
+    page: PAGE,
+    memberId: { notId: "member filter (the account's own entries only)" },
+    kind: { notId: "activity kind filter" },
+    dateFrom: DAY,
+    dateTo: DAY,
+  },
+  "g.home.userCenter.Activity_.export[.csv].ts": {
+    memberId: { notId: "member filter (the account's own entries only)" },
+    kind: { notId: "activity kind filter" },
+    dateFrom: DAY,
+    dateTo: DAY,
+  },
   "g.home.userCenter.MyAccount_.Recharge_.Return.tsx": { paymentNo: { kind: "payment", expect: "404" } },
   "g.home.userCenter.MyAccount_.Update.tsx": { setup: { kind: "setupRef", expect: "no-data" } },
   "g.home.logout.tsx": { scope: { notId: "this session or every session" } },

@@ -68,6 +68,7 @@ const KERNEL_OWNERS: Record<string, string> = {
   messages: "inbox",
   jobs: "the job runner",
   auditLog: "audit",
+  teamActivity: "the activity kit",
   searchTerms: "the search kit",
 };
 

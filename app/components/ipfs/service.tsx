@@ -198,9 +198,15 @@ export function CommandLineGuide({ service: s, origin }: { service: IpfsService;
     <section className="card space-y-2 text-sm" data-testid="cli-guide">
       <h2 className="text-lg font-semibold">{t("cli.title")}</h2>
       <p className="text-slate-600">{t("cli.upload")}</p>
-      <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{`curl -H "Authorization: Bearer <${t("key.upload")}>" -H "X-File-Name: report.pdf" --data-binary @report.pdf ${base}/upload`}</pre>
+      <pre
+        className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+        tabIndex={0}
+      >{`curl -H "Authorization: Bearer <${t("key.upload")}>" -H "X-File-Name: report.pdf" --data-binary @report.pdf ${base}/upload`}</pre>
       <p className="text-slate-600">{t("cli.download")}</p>
-      <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{`curl -H "Authorization: Bearer <${t("key.download")}>" -o report.pdf ${base}/ipfs/<CID>\ncurl -H "Authorization: Bearer <${t("key.download")}>" -H "Range: bytes=0-1023" ${base}/ipfs/<CID>`}</pre>
+      <pre
+        className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100"
+        tabIndex={0}
+      >{`curl -H "Authorization: Bearer <${t("key.download")}>" -o report.pdf ${base}/ipfs/<CID>\ncurl -H "Authorization: Bearer <${t("key.download")}>" -H "Range: bytes=0-1023" ${base}/ipfs/<CID>`}</pre>
       <p className="text-slate-600">
         {t("cli.more")}{" "}
         <Link className="link" to="/g/main/documentation?page=ipfs-gateway">

@@ -1,11 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { Table } from "#app/components/Table.tsx";
 import type { Language } from "#app/lib/i18n.ts";
-import { asEntries, isRead, paramsText, signatureOf, type AbiEntry } from "./contracts.tsx";
+import { asEntries, FunctionArguments, isRead, paramsText, signatureOf, type AbiEntry } from "./contracts.tsx";
 
 /** The parts of the contract page (app/routes/g.home.PermissionlessServices.Contract.tsx; docs/decisions/033). */
 
@@ -112,23 +112,7 @@ function ReadFunction({ fn, index }: { fn: AbiEntry; index: number }) {
         <FormErrors
           errors={reply ? [...(reply.result.error?.[""] ?? []), ...(errorsOf("functionName") ?? [])] : undefined}
         />
-        {(fn.inputs ?? []).map((p, i) => (
-          <div key={i}>
-            <label htmlFor={`${id}-arg-${i}`} className="label">
-              {p.name ? `${p.name} (${p.type})` : `#${i + 1} (${p.type})`}
-            </label>
-            <input
-              id={`${id}-arg-${i}`}
-              name={`args[${i}]`}
-              defaultValue={typeof values[i] === "string" ? values[i] : ""}
-              autoComplete="off"
-              className="input font-mono"
-              aria-invalid={errorsOf(`args[${i}]`) ? true : undefined}
-              aria-describedby={errorsOf(`args[${i}]`) ? `${id}-arg-${i}-error` : undefined}
-            />
-            <ErrorList id={`${id}-arg-${i}-error`} errors={errorsOf(`args[${i}]`)} />
-          </div>
-        ))}
+        <FunctionArguments id={id} inputs={fn.inputs} values={values} errorsOf={errorsOf} />
         <SubmitButton intent="call" className="btn-secondary text-sm">
           {t("read.call")}
         </SubmitButton>

@@ -5,32 +5,48 @@ import type { IdeCallResult } from "#contract/ide.ts";
 import { CallResult } from "#app/components/ide/Chain.tsx";
 import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { accountsHref } from "#app/lib/public-chain-urls.ts";
-import { asEntries, isRead, signatureOf, type AbiEntry } from "./contracts.tsx";
+import { asEntries, FunctionArguments, isRead, signatureOf, type AbiEntry } from "./contracts.tsx";
 
 /**
  * The contract page's write functions (issue 30 item 15b): a form per function, its arguments and the custody
- * account that signs and pays the gas, sent through /sys/opc/contract/write; the answer (receipt and decoded
- * events) is shown under the function that sent it, with JavaScript and without (the action's answered page).
+ * account that signs and pays the gas, sent through /sys/opc/contract/write. A refused form is answered in place
+ * with its errors and everything typed; a sent transaction redirects to the page (post-redirect-get, so a reload
+ * never sends it again), which shows the receipt and decoded events once under the function that sent it
+ * (`written`, app/lib/contract-write.server.ts), with JavaScript and without.
  */
 
 export type WriteAccount = { accountId: number; name: string; address: string };
 
+/** The action's answer to a refused write (a sent one redirects). */
 export type WriteReply = {
   kind: "write";
   signature: string;
   result: SubmissionResult<string[]>;
-  sent: IdeCallResult | null;
 };
+
+/** The write the page was redirected after, as the loader read it once (WrittenResult). */
+export type Written = { signature: string; result: IdeCallResult; moreEvents: number };
 
 const isWrite = (e: AbiEntry) => e.type === "function" && !isRead(e);
 
-function WriteFunction({ fn, index, accounts }: { fn: AbiEntry; index: number; accounts: WriteAccount[] }) {
+function WriteFunction({
+  fn,
+  index,
+  accounts,
+  written,
+}: {
+  fn: AbiEntry;
+  index: number;
+  accounts: WriteAccount[];
+  written: Written | null;
+}) {
   const { t } = useTranslation("contracts");
   const location = useLocation();
   const signature = signatureOf(fn);
   // The page's action answers reads and writes: only a write's answer for this function is this form's.
   const data = useActionData() as { kind?: string; signature?: string } | undefined;
   const reply = data?.kind === "write" && data.signature === signature ? (data as WriteReply) : null;
+  const sent = !reply && written?.signature === signature ? written : null;
   const values = (reply?.result.initialValue?.args ?? []) as unknown[];
   const chosen = reply?.result.initialValue?.accountId;
   const errorsOf = (name: string) => reply?.result.error?.[name] ?? undefined;
@@ -74,28 +90,17 @@ function WriteFunction({ fn, index, accounts }: { fn: AbiEntry; index: number; a
           </select>
           <ErrorList id={`${id}-account-error`} errors={errorsOf("accountId")} />
         </div>
-        {(fn.inputs ?? []).map((p, i) => (
-          <div key={i}>
-            <label htmlFor={`${id}-arg-${i}`} className="label">
-              {p.name ? `${p.name} (${p.type})` : `#${i + 1} (${p.type})`}
-            </label>
-            <input
-              id={`${id}-arg-${i}`}
-              name={`args[${i}]`}
-              defaultValue={typeof values[i] === "string" ? values[i] : ""}
-              autoComplete="off"
-              className="input font-mono"
-              aria-invalid={errorsOf(`args[${i}]`) ? true : undefined}
-              aria-describedby={errorsOf(`args[${i}]`) ? `${id}-arg-${i}-error` : undefined}
-            />
-            <ErrorList id={`${id}-arg-${i}-error`} errors={errorsOf(`args[${i}]`)} />
-          </div>
-        ))}
+        <FunctionArguments id={id} inputs={fn.inputs} values={values} errorsOf={errorsOf} />
         <SubmitButton intent="write" className="btn-primary text-sm">
           {t("write.send")}
         </SubmitButton>
       </Form>
-      {reply?.sent ? <CallResult result={reply.sent} /> : null}
+      {sent ? <CallResult result={sent.result} /> : null}
+      {sent && sent.moreEvents > 0 ? (
+        <p className="text-xs text-slate-600" data-testid="more-events">
+          {t("write.moreEvents", { count: sent.moreEvents })}
+        </p>
+      ) : null}
     </li>
   );
 }
@@ -105,10 +110,12 @@ export function WriteFunctions({
   abi,
   accounts,
   projectId,
+  written,
 }: {
   abi: Record<string, unknown>[];
   accounts: WriteAccount[];
   projectId: number;
+  written: Written | null;
 }) {
   const { t } = useTranslation("contracts");
   const writes = asEntries(abi).filter(isWrite);
@@ -130,7 +137,7 @@ export function WriteFunctions({
       ) : (
         <ul className="space-y-3">
           {writes.map((fn, i) => (
-            <WriteFunction key={signatureOf(fn)} fn={fn} index={i} accounts={accounts} />
+            <WriteFunction key={signatureOf(fn)} fn={fn} index={i} accounts={accounts} written={written} />
           ))}
         </ul>
       )}

@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { CONTRACT_BUSY_STATUSES, ContractStatus } from "#contract/contracts-codes.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
+import { ErrorList } from "#app/components/forms.tsx";
 import { PC } from "#app/lib/public-chain-urls.ts";
 
 /** Shared bits of the contract pages (SPEC §4 Contract deployment; docs/decisions/033). */
@@ -61,3 +62,45 @@ export const isRead = (e: AbiEntry) =>
 /** A parameter list as text: "address owner, uint256 value". */
 export const paramsText = (params: AbiParam[] | undefined) =>
   (params ?? []).map((p) => (p.name ? `${p.type} ${p.name}` : p.type)).join(", ");
+
+/**
+ * A function's arguments as form fields, one input per parameter named `args[i]` (the read and the write forms of
+ * the contract page): the value typed last is kept and each field carries its own error.
+ */
+export function FunctionArguments({
+  id,
+  inputs,
+  values,
+  errorsOf,
+}: {
+  /** The form's id prefix: the fields are `${id}-arg-${i}`. */
+  id: string;
+  inputs: AbiParam[] | undefined;
+  values: unknown[];
+  errorsOf: (name: string) => string[] | undefined;
+}) {
+  return (
+    <>
+      {(inputs ?? []).map((p, i) => {
+        const errors = errorsOf(`args[${i}]`);
+        return (
+          <div key={i}>
+            <label htmlFor={`${id}-arg-${i}`} className="label">
+              {p.name ? `${p.name} (${p.type})` : `#${i + 1} (${p.type})`}
+            </label>
+            <input
+              id={`${id}-arg-${i}`}
+              name={`args[${i}]`}
+              defaultValue={typeof values[i] === "string" ? values[i] : ""}
+              autoComplete="off"
+              className="input font-mono"
+              aria-invalid={errors ? true : undefined}
+              aria-describedby={errors ? `${id}-arg-${i}-error` : undefined}
+            />
+            <ErrorList id={`${id}-arg-${i}-error`} errors={errors} />
+          </div>
+        );
+      })}
+    </>
+  );
+}

@@ -52,7 +52,7 @@ export function AccessParameters({ service, origin }: { service: TestService; or
       {service.abi ? (
         <details>
           <summary className="cursor-pointer text-sm font-medium">{t("access.abi")}</summary>
-          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs">
+          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs" tabIndex={0}>
             {JSON.stringify(service.abi, null, 2)}
           </pre>
         </details>
@@ -60,7 +60,11 @@ export function AccessParameters({ service, origin }: { service: TestService; or
       {service.certificatePem ? (
         <details>
           <summary className="cursor-pointer text-sm font-medium">{t("access.certificate")}</summary>
-          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs" data-testid="certificate">
+          <pre
+            className="mt-2 max-h-64 overflow-auto rounded bg-slate-50 p-2 text-xs"
+            tabIndex={0}
+            data-testid="certificate"
+          >
             {service.certificatePem}
           </pre>
           {/* A document POST (not a fetch), so the browser saves the answered file. */}

@@ -1,15 +1,29 @@
 import { and, asc, eq } from "drizzle-orm";
+import { ResponseCode } from "#contract/envelope.ts";
 import { IpfsServiceStatus } from "#contract/ipfs-codes.ts";
+import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
 import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
 import { recordFile } from "./records.ts";
 import { engineOf } from "./node.ts";
 import { ipfsServices } from "./tables.ts";
 
 /**
  * What other domains store on a user's IPFS service through the api (docs/decisions/045: a DDC's file and its
- * metadata): the same engine, capacity accounting and file rows as an upload through a gateway.
+ * metadata): the same engine, capacity accounting and file rows as an upload through a gateway. While the IPFS
+ * node (IPFS_API_URL) is not answering, they throw `ipfsUnavailable()`: a 503 with its message, nothing done.
  */
+
+/** The IPFS node is not answering (docs/decisions/076): MSG_45014 as an HTTP 503 with Retry-After. */
+export function ipfsUnavailable(): ApiError {
+  return new ApiError(Msg.IPFS_UNAVAILABLE, null, ResponseCode.FAIL, { status: 503, retryAfterSeconds: 30 });
+}
+
+/** `error` as ipfsUnavailable() when it says the node is not answering, else unchanged. */
+export function unavailableAsApiError(error: unknown): unknown {
+  return (error as Error)?.name === "EngineUnavailableError" ? ipfsUnavailable() : error;
+}
 
 /** The user's running IPFS services with their free bytes. */
 export async function runningServicesOf(db: Db, userId: number) {
@@ -45,11 +59,15 @@ export async function storeOnService(
     );
   if (!service || service.capacityBytes - service.usedBytes < input.bytes.byteLength) return null;
   const engine = engineOf(deps);
-  const added = await engine.add(
-    (async function* () {
-      yield input.bytes;
-    })(),
-  );
+  const added = await engine
+    .add(
+      (async function* () {
+        yield input.bytes;
+      })(),
+    )
+    .catch((error: unknown) => {
+      throw unavailableAsApiError(error);
+    });
   const recorded = await recordFile(
     deps.db,
     service,
@@ -76,7 +94,7 @@ export async function readPinned(deps: Deps, cid: string, maxBytes: number): Pro
     }
   } catch (error) {
     if ((error as Error)?.name === "NotPinnedError") return null;
-    throw error;
+    throw unavailableAsApiError(error);
   }
   return Buffer.concat(chunks);
 }

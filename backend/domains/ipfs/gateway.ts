@@ -7,7 +7,7 @@ import { BodyTooLargeError, discardRest } from "#backend/kit/body-limit.ts";
 import type { Endpoint } from "#backend/kit/domain.ts";
 import billing from "#backend/domains/billing/index.ts";
 import { normalCid } from "./engine/embedded.ts";
-import { BadCidError, NotPinnedError } from "./engine/types.ts";
+import { BadCidError, EngineUnavailableError, NotPinnedError } from "./engine/types.ts";
 import { gatewayOfService, pinnedFile, recordFile, serviceOfKey } from "./records.ts";
 import { KEY_SHAPE } from "./keys.ts";
 import { meterOf } from "./meter.ts";
@@ -23,7 +23,8 @@ import { activeContent, chinaDay, cleanName, contentTypeOf, parseRange } from ".
  * - `GET|HEAD …/ipfs/<cid>` with the download key: the file of one of the service's own pins, with Range
  *   support; every byte sent is metered for the service, the gateway and the day.
  * Refusals are JSON `{ code, message }`: 401 unknown key, 403 deactivated key or another gateway, 402 unpaid
- * bills (SPEC §5), 413 over capacity, 404 a CID the service has not pinned.
+ * bills (SPEC §5), 413 over capacity, 404 a CID the service has not pinned, 503 with Retry-After while the IPFS
+ * node (IPFS_API_URL) is not answering (docs/decisions/076).
  */
 
 const TEXT: Record<string, string> = {
@@ -39,7 +40,14 @@ const TEXT: Record<string, string> = {
   [Msg.NOT_FOUND]: "Not found: this service has not pinned that CID.",
   [Msg.INVALID_PARAMS]: "Bad request.",
   [Msg.IPFS_ENGINE_FAILED]: "The IPFS engine failed; nothing was stored. Please try again later.",
+  [Msg.IPFS_UNAVAILABLE]: "The IPFS node is not answering; nothing was stored or read. Please try again in a minute.",
 };
+
+/** How long a client is asked to wait when the IPFS node is not answering. */
+const RETRY_AFTER_SECONDS = 30;
+const unavailable = () => refusal(503, Msg.IPFS_UNAVAILABLE, {}, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+const isUnavailable = (error: unknown) =>
+  error instanceof EngineUnavailableError || (error as Error)?.name === "EngineUnavailableError";
 
 function refusal(
   status: number,
@@ -164,6 +172,14 @@ async function upload(request: Request, deps: Deps, code: string): Promise<Respo
       return refusal(413, Msg.IPFS_OVER_CAPACITY, { freeBytes: free });
     }
     if (error instanceof BodyTooLargeError || (error as Error)?.name === "BodyTooLargeError") throw error;
+    if (isUnavailable(error)) {
+      console.warn(`[ipfs] upload refused: ${(error as Error).message}`);
+      if (rawReader && request.body) {
+        rawReader.releaseLock();
+        discardRest(request.body);
+      }
+      return unavailable();
+    }
     console.error("[ipfs] upload failed:", error);
     return refusal(500, Msg.IPFS_ENGINE_FAILED);
   }
@@ -253,6 +269,10 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
   } catch (error) {
     if (error instanceof NotPinnedError || (error as Error)?.name === "NotPinnedError")
       return refusal(404, Msg.NOT_FOUND);
+    if (isUnavailable(error)) {
+      console.warn(`[ipfs] download refused: ${(error as Error).message}`);
+      return unavailable();
+    }
     throw error;
   }
   const meter = meterOf(deps);

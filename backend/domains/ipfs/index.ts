@@ -28,6 +28,7 @@ import {
 import { engineHealth, engineOf, startEngine, stopEngine } from "./node.ts";
 import type { Deps } from "#backend/deps.ts";
 import { readPinned, runningServicesOf, storeOnService } from "./files-api.ts";
+import { ipfsJobs } from "./jobs.ts";
 
 /**
  * IPFS storage (SPEC §1, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; contract/ipfs.ts;
@@ -58,6 +59,7 @@ export default defineDomain({
     "/sys/ops/ipfsUpgrades/take": opsUpgradeTake,
     "/sys/ops/ipfsUpgrades/decide": opsUpgradeDecide,
   }),
+  jobs: ipfsJobs,
   start: startEngine,
   async stop(deps) {
     // The meter first: what was served is written before the database closes.

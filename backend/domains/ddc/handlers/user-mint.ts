@@ -197,26 +197,17 @@ export async function mintDdc(input: Payload<"/sys/ddc/mint">, ctx: Ctx) {
   let metadataCid: string | null = null;
   if (input.storage === "ipfs") {
     const stored = await deps.files.read(deps.db, row.fileId!);
-    const added =
-      stored &&
-      (await ipfs.api.storeOnService(deps, {
-        userId: me,
-        serviceId: input.ipfsServiceId!,
-        name: row.fileName,
-        contentType: row.fileMime,
-        bytes: stored.bytes,
-      }));
+    // The IPFS node not answering (docs/decisions/076) fails the mint and refunds its fee before the 503.
+    const store = (name: string, contentType: string, bytes: Uint8Array) =>
+      ipfs.api
+        .storeOnService(deps, { userId: me, serviceId: input.ipfsServiceId!, name, contentType, bytes })
+        .catch(async (error: unknown) => {
+          await fail(error instanceof ApiError ? "the IPFS node is not answering" : `IPFS: ${String(error)}`);
+          throw error;
+        });
+    const added = stored && (await store(row.fileName, row.fileMime, stored.bytes));
     const meta = added && Buffer.from(JSON.stringify(metadataDocument(row, `ipfs://${added.cid}`), null, 2));
-    const metaAdded =
-      added &&
-      meta &&
-      (await ipfs.api.storeOnService(deps, {
-        userId: me,
-        serviceId: input.ipfsServiceId!,
-        name: `${row.fileName}.metadata.json`,
-        contentType: "application/json",
-        bytes: meta,
-      }));
+    const metaAdded = added && meta && (await store(`${row.fileName}.metadata.json`, "application/json", meta));
     if (!added || !metaAdded) {
       await fail("the IPFS service is not running or has no room for the file");
       throw fieldError("ipfsServiceId", Msg.DDC_IPFS_UNAVAILABLE, Msg.DDC_IPFS_UNAVAILABLE);

@@ -57,3 +57,14 @@ export class BadCidError extends Error {
     this.name = "BadCidError";
   }
 }
+
+/**
+ * The IPFS node (IPFS_API_URL) cannot be reached or did not answer in time (docs/decisions/076): nothing was
+ * done. The gateways answer 503 with Retry-After, the /vueapi paths a 503 ApiError (MSG_45014).
+ */
+export class EngineUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`the IPFS node is not answering: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "EngineUnavailableError";
+  }
+}

@@ -5,6 +5,7 @@ import { cityNodes } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload } from "#backend/http/router.ts";
 import { engineOf } from "#backend/domains/ipfs/node.ts";
+import { scheduleUnpin } from "#backend/domains/ipfs/jobs.ts";
 import { lastDays } from "#backend/domains/ipfs/rules.ts";
 import { ipfsFiles, ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
 import { escapeLike, gatewaysOf, ownService, type Ctx } from "./shared.ts";
@@ -42,7 +43,8 @@ export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, 
  * Unpins a file: its row goes and the service's used bytes with it (unless another name of the service holds the
  * same CID), in one transaction; then the engine takes
  * one pin of its root away (its blocks go when no other pin holds them). Should the engine fail after the
- * commit, the pin is left behind (never a file without its blocks).
+ * commit, the pin is left behind (never a file without its blocks); while the IPFS node is not answering, a job
+ * retries the unpin.
  */
 export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, ctx: Ctx) {
   const deps = ctx.deps;
@@ -69,7 +71,9 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
   try {
     await engineOf(deps).unpin(file.cid);
   } catch (error) {
-    console.warn(`ipfs: unpin of ${file.cid} after file ${file.id} was deleted failed:`, error);
+    // The IPFS node not answering: a job takes the pin away once it answers again (docs/decisions/076).
+    if ((error as Error)?.name === "EngineUnavailableError") await scheduleUnpin(deps, file.id, file.cid);
+    else console.warn(`ipfs: unpin of ${file.cid} after file ${file.id} was deleted failed:`, error);
   }
   return { ipfsFileId: file.id, usedBytes, freed };
 }

@@ -1,0 +1,58 @@
+import * as z from "zod";
+import { dayString } from "./billing.ts";
+import type { PathSpec } from "./path-spec.ts";
+import { pageOf } from "./platform.ts";
+
+/* ------------------------------------------------------------------------------------------------
+ * Team activity (issue 33 "who did what", docs/decisions/079): every change made in an account's name, with
+ * the member who made it; contract/activity-rules.ts says which paths write which entry.
+ * ---------------------------------------------------------------------------------------------- */
+
+export const ACTIVITY_KINDS = ["services", "keys", "money", "account", "members", "support"] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** At most this many entries in one CSV export. */
+export const ACTIVITY_EXPORT_LIMIT = 10_000;
+
+/** The filters of the page and of its export. Days are UTC+8 calendar days, both included. */
+export const activityFilterSchema = z.object({
+  /** The member's login id. */
+  memberId: z.number().int().positive().max(2_147_483_647).optional(),
+  kind: z.enum(ACTIVITY_KINDS).optional(),
+  dateFrom: dayString().optional(),
+  dateTo: dayString().optional(),
+});
+export type ActivityFilter = z.infer<typeof activityFilterSchema>;
+
+export const activityEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  memberId: z.number().int(),
+  memberName: z.string(),
+  action: z.string(),
+  kind: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+export type ActivityEntry = z.infer<typeof activityEntrySchema>;
+
+/** Who has acted in the account (the member filter's choices): members past and present. */
+const actorSchema = z.object({ memberId: z.number().int(), memberName: z.string() });
+
+export const activityPaths = {
+  "/sys/team/activity": {
+    auth: "user",
+    permission: "read",
+    payload: activityFilterSchema.extend({
+      pageIndex: z.number().int().min(1).default(1),
+      pageSize: z.number().int().min(1).max(100).default(20),
+    }),
+    data: pageOf(activityEntrySchema).extend({ actors: z.array(actorSchema) }),
+  },
+  "/sys/team/activityExport": {
+    auth: "user",
+    permission: "read",
+    payload: activityFilterSchema,
+    data: z.object({ rows: z.array(activityEntrySchema), total: z.number().int(), truncated: z.boolean() }),
+  },
+} satisfies Record<string, PathSpec>;
