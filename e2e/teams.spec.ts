@@ -154,6 +154,22 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   );
 
   await signIn(page, owner.userName);
+  // A refused invitation is answered at its field, with what was typed kept: a malformed address (the contract's
+  // rule, checked in the page and again by the server), then someone who is a member already (the backend's).
+  await page.goto("/g/home/userCenter/Members");
+  if (js) await ready(page);
+  const email = page.getByLabel("Email");
+  for (const [typed, error] of [
+    ["finance.example.com", "Enter a valid email address."],
+    [owner.email, "This login is a member of the account already."],
+  ]) {
+    await email.fill(typed);
+    await page.getByLabel("Role", { exact: true }).selectOption({ label: "Finance" });
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.locator(`[id="${await email.getAttribute("aria-describedby")}"]`)).toHaveText(error);
+    await expect(email).toHaveValue(typed);
+    await expect(page.getByLabel("Role", { exact: true })).toHaveValue("finance");
+  }
   const link = await invite(page, finance.email, "Finance", js);
   await accept(page, link, finance.userName, company, js);
   // The menu hides Members from a finance member, and its address says so inside the console.
@@ -228,10 +244,25 @@ test("a developer works in the IDE but cannot recharge; the owner removes them",
   await page.goto("/g/home/IDEServices");
   await expect(page.getByTestId("forbidden")).toHaveCount(0);
 
-  // The owner removes the developer (a confirm step, with and without JavaScript).
+  // The owner sets the developer's monthly spending limit (docs/decisions/080): a bad amount is refused at its field
+  // with what was typed kept; a good one is saved and shown, with this month's spend beside it.
   await signIn(page, owner.userName);
   await page.goto("/g/home/userCenter/Members");
   if (js) await ready(page);
+  const limitForm = page.getByTestId(`limit-${developer.userName}`);
+  const limit = limitForm.getByLabel(`Monthly spending limit of ${developer.userName} (USD)`);
+  await expect(limit).toHaveValue("0.00");
+  await limit.fill("12.345");
+  await limitForm.getByRole("button", { name: "Save limit" }).click();
+  await expect(limitForm).toContainText("Enter an amount in USD with at most 2 decimals, such as 100 or 25.50.");
+  await expect(page.getByTestId(`limit-${developer.userName}`).getByRole("textbox")).toHaveValue("12.345");
+  await page.getByTestId(`limit-${developer.userName}`).getByRole("textbox").fill("25");
+  await page.getByTestId(`limit-${developer.userName}`).getByRole("button", { name: "Save limit" }).click();
+  await expect(page.getByTestId("flash")).toContainText("The spending limit was saved.");
+  await expect(page.getByTestId(`limit-${developer.userName}`).getByRole("textbox")).toHaveValue("25.00");
+  await expect(page.getByTestId(`spent-${developer.userName}`)).toContainText("Spent this month: $0.00");
+
+  // The owner removes the developer (a confirm step, with and without JavaScript).
   await page.getByTestId(`member-${developer.userName}`).getByRole("link", { name: "Remove" }).click();
   await expect(page.getByTestId("confirm-remove")).toBeVisible();
   await page.getByRole("button", { name: "Remove member" }).click();

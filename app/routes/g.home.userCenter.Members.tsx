@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { spendLimitSchema } from "#contract/team.ts";
+import { inviteSchema, spendLimitSchema } from "#contract/team.ts";
 import { MembersPage } from "#app/components/team/MembersPage.tsx";
 import { apiFor, badRequest, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
@@ -39,6 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const api = apiFor(request, viewer);
   const form = await request.formData();
   if (form.get("intent") === "spendLimit") return saveSpendLimit(request, api, form);
+  if (form.get("intent") === "invite") return sendInvitation(request, api, form);
   const call = teamIntent(api, form);
   if (!call) throw badRequest();
   const result = await call.run();
@@ -63,8 +64,27 @@ async function saveSpendLimit(request: Request, api: ReturnType<typeof apiFor>, 
   return redirectWithFlash(request, PAGE, { kind: "success", key: "common:team.spendLimit.saved" });
 }
 
+/** An invitation (issue 33): a refused email or role answers at its field with what was typed kept. */
+async function sendInvitation(request: Request, api: ReturnType<typeof apiFor>, form: FormData) {
+  const submission = parseWithZod(form, { schema: inviteSchema });
+  if (submission.status !== "success")
+    return json({ kind: "invite" as const, result: submission.reply() }, { status: 400 });
+  const result = await api.call("/sys/team/invite", submission.value);
+  if (!result.ok) {
+    if (result.status >= 500) return redirectAfter(request, result, PAGE, "");
+    return json({ kind: "invite" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+  }
+  return redirectWithFlash(request, PAGE, { kind: "success", key: "common:team.invited" });
+}
+
 export default function Members() {
   const data = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  return <MembersPage {...data} limitAnswer={answer && "kind" in answer ? answer : null} />;
+  return (
+    <MembersPage
+      {...data}
+      limitAnswer={answer?.kind === "spendLimit" ? answer : null}
+      inviteAnswer={answer?.kind === "invite" ? answer : null}
+    />
+  );
 }

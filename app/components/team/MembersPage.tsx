@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { InviteForm, type InviteAnswer } from "./InviteForm.tsx";
 import { SpendLimitForm, type SpendLimitAnswer } from "./SpendLimitForm.tsx";
 
 type Member = {
@@ -27,6 +28,8 @@ export type MembersData = {
   language: "en" | "zh-CN";
   /** The spending-limit form's refusal, shown at its field with what was typed (ADR 080). */
   limitAnswer?: SpendLimitAnswer | null;
+  /** The invitation form's refusal, at its field with what was typed. */
+  inviteAnswer?: InviteAnswer | null;
 };
 
 function RoleSelect({ name = "role", value, label }: { name?: string; value?: string; label: string }) {
@@ -89,7 +92,7 @@ function ConfirmBox({
 }
 
 /** The Members page (issue 33): members with their roles, open invitations, the invite form. */
-export function MembersPage({ team, removing, transferring, language, limitAnswer }: MembersData) {
+export function MembersPage({ team, removing, transferring, language, limitAnswer, inviteAnswer }: MembersData) {
   const { t } = useTranslation();
   const removingMember = team.members.find((m) => m.memberId === removing && m.role !== "owner");
   const transferTo = team.members.find((m) => m.memberId === transferring && m.role !== "owner");
@@ -179,16 +182,7 @@ export function MembersPage({ team, removing, transferring, language, limitAnswe
           {t("team.invite.title")}
         </h2>
         <p className="text-sm text-slate-600">{t("team.invite.help")}</p>
-        <Form method="post" className="flex flex-wrap items-end gap-2">
-          <label className="text-sm">
-            {t("team.email")}
-            <input name="email" type="email" required className="input" autoComplete="off" />
-          </label>
-          <RoleSelect label={t("team.role")} />
-          <button type="submit" name="intent" value="invite" className="btn-primary">
-            {t("team.invite.send")}
-          </button>
-        </Form>
+        <InviteForm lastResult={inviteAnswer?.result ?? null} />
         {team.invitations.length ? (
           <ul className="divide-y divide-slate-100 text-sm" data-testid="invitations">
             {team.invitations.map((i) => (
