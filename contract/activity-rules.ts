@@ -81,6 +81,7 @@ export const ACTIVITY_RULES = {
   "/sys/team/resend": { action: "team.resend" },
   "/sys/team/cancelInvitation": { action: "team.cancelInvitation" },
   "/sys/team/setRole": { action: "team.setRole", detail: ["role"] },
+  "/sys/team/spendLimit": { action: "team.setSpendLimit", detail: ["spendLimit"] },
   "/sys/team/remove": { action: "team.remove" },
   "/sys/team/transfer": { action: "team.transfer" },
   // Services (permission `services`).

@@ -71,6 +71,8 @@ export const billRowSchema = z.object({
   payCents: z.number().int(),
   refundCents: z.number().int(),
   invoiceState: z.number().int(),
+  /** Waiting for finance: a member without "pay" charged it above their monthly spending limit (ADR 080). */
+  awaitsFinance: z.boolean(),
 });
 export type BillRow = z.infer<typeof billRowSchema>;
 
@@ -118,6 +120,8 @@ export const billDetailSchema = billRowSchema.extend({
   payable: z.boolean(),
   /** Unpaid past its deadline (postpaid usage bills stay payable and keep blocking, ADR 006). */
   overdue: z.boolean(),
+  /** The member whose action the bill is for, or who paid it (login name; ADR 080); null when not recorded. */
+  memberName: z.string().nullable(),
 });
 export type BillDetail = z.infer<typeof billDetailSchema>;
 

@@ -124,7 +124,8 @@ export const configurationPaths = {
   /** Pays the approved upgrade's bill (§9 type 2) from the balance and starts its deployment. */
   "/sys/configUpgrade/pay": {
     auth: "user",
-    permission: "pay",
+    // Paying for the member's own service is theirs within their spending limit (docs/decisions/080).
+    permission: "services",
     payload: z.object({ upgradeId: id(), idempotencyKey: idempotencyKey() }),
     data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
   },

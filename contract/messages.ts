@@ -40,6 +40,13 @@ export const Msg = {
   TRANSFER_CONFIRMATION_WRONG: "MSG_33018",
   /** Only an enterprise account has members. */
   TEAM_ENTERPRISE_ONLY: "MSG_33019",
+  /**
+   * A member whose role lacks "pay" charged the balance above their monthly spending limit (docs/decisions/080);
+   * `data.messageParams` has the limit and the month's spend, `data.billId` the bill.
+   */
+  SPEND_LIMIT_EXCEEDED: "MSG_33030",
+  /** The charge above the limit left its bill waiting for a finance member; `data.messageParams.billNo` names it. */
+  SENT_TO_FINANCE: "MSG_33031",
   INVALID_LOGIN_NAME: "MSG_20001",
   CAPTCHA_EMPTY: "MSG_20002",
   CAPTCHA_EXPIRED: "MSG_20003",

@@ -322,7 +322,8 @@ export const participationPaths = {
   },
   "/sys/chainAppInfo/payJoinOrder": {
     auth: "user",
-    permission: "pay",
+    // Paying for the member's own service is theirs within their spending limit (docs/decisions/080).
+    permission: "services",
     payload: joinRef.extend({ idempotencyKey: idempotencyKey() }),
     /** `reissued`: the order had expired; a fresh bill (`billId`) was issued at current prices and paid. */
     data: z.object({ billId: z.number().int(), replayed: z.boolean(), reissued: z.boolean() }),

@@ -313,7 +313,8 @@ export const servicePaths = {
   },
   "/sys/chainAppInfo/payPublishBill": {
     auth: "user",
-    permission: "pay",
+    // Paying for the member's own service is theirs within their spending limit (docs/decisions/080).
+    permission: "services",
     payload: z.object({ appVerId: z.number().int().positive(), idempotencyKey: idempotencyKey() }),
     data: z.object({ billId: z.number().int(), replayed: z.boolean() }),
   },

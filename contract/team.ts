@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { anyPayload, nothing, type PathSpec } from "./path-spec.ts";
-import { email, required } from "./rules.ts";
+import { email, MAX_AMOUNT_CENTS, MONEY_RE, required, toCents } from "./rules.ts";
 import { ASSIGNABLE_ROLES, TEAM_ROLES } from "./team-roles.ts";
 
 /**
@@ -49,6 +49,22 @@ export const memberRefSchema = z.object({ memberId: id() });
 /** The transfer is confirmed by typing the account's login name. */
 export const transferSchema = z.object({ memberId: id(), confirmation: required().max(100, "validation.invalid") });
 
+/**
+ * A member's monthly spending limit (docs/decisions/080) as typed: USD with up to 2 decimals, 0 or more, at
+ * most 1,000,000.00; the backend keeps it in cents.
+ */
+export const spendLimitSchema = z.object({
+  memberId: id(),
+  spendLimit: z
+    .string({ error: "validation.amount.required" })
+    .trim()
+    .min(1, "validation.amount.required")
+    .superRefine((value, ctx) => {
+      if (!MONEY_RE.test(value)) return void ctx.addIssue({ code: "custom", message: "validation.amount.format" });
+      if (toCents(value) > MAX_AMOUNT_CENTS) ctx.addIssue({ code: "custom", message: "validation.amount.max" });
+    }),
+});
+
 export const teamMemberRowSchema = z.object({
   memberId: z.number().int(),
   userName: z.string(),
@@ -56,6 +72,9 @@ export const teamMemberRowSchema = z.object({
   email: z.string(),
   role: teamRoleSchema,
   addedAt: z.string().nullable(),
+  /** The monthly spending limit in cents, and what the member's own actions charged this month (ADR 080). */
+  spendLimitCents: z.number().int(),
+  spentCents: z.number().int(),
 });
 
 export const invitationRowSchema = z.object({
@@ -103,6 +122,7 @@ export const teamPaths = {
   "/sys/team/resend": { auth: "user", permission: "members", payload: invitationRefSchema, data: invitationRowSchema },
   "/sys/team/cancelInvitation": { auth: "user", permission: "members", payload: invitationRefSchema, data: nothing },
   "/sys/team/setRole": { auth: "user", permission: "members", payload: setRoleSchema, data: nothing },
+  "/sys/team/spendLimit": { auth: "user", permission: "members", payload: spendLimitSchema, data: nothing },
   "/sys/team/remove": { auth: "user", permission: "members", payload: memberRefSchema, data: nothing },
   "/sys/team/transfer": { auth: "user", permission: "members", payload: transferSchema, data: nothing },
 } satisfies Record<string, PathSpec>;

@@ -12,7 +12,8 @@ import {
 } from "./support.ts";
 
 // Issue 33 (teams), with JavaScript on and off: the owner invites a finance member, who pays a bill and applies
-// for an invoice but is refused publishing a service; a developer opens the IDE but cannot recharge.
+// for an invoice but is refused publishing a service; a developer deploys a contract from the IDE but cannot
+// recharge; Team activity names each of them beside what they did.
 
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -154,6 +155,22 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   );
 
   await signIn(page, owner.userName);
+  // A refused invitation is answered at its field, with what was typed kept: a malformed address (the contract's
+  // rule, checked in the page and again by the server), then someone who is a member already (the backend's).
+  await page.goto("/g/home/userCenter/Members");
+  if (js) await ready(page);
+  const email = page.getByLabel("Email");
+  for (const [typed, error] of [
+    ["finance.example.com", "Enter a valid email address."],
+    [owner.email, "This login is a member of the account already."],
+  ]) {
+    await email.fill(typed);
+    await page.getByLabel("Role", { exact: true }).selectOption({ label: "Finance" });
+    await page.getByRole("button", { name: "Send invitation" }).click();
+    await expect(page.locator(`[id="${await email.getAttribute("aria-describedby")}"]`)).toHaveText(error);
+    await expect(email).toHaveValue(typed);
+    await expect(page.getByLabel("Role", { exact: true })).toHaveValue("finance");
+  }
   const link = await invite(page, finance.email, "Finance", js);
   await accept(page, link, finance.userName, company, js);
   // The menu hides Members from a finance member, and its address says so inside the console.
@@ -208,10 +225,12 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   await expect(page.getByRole("navigation", { name: "Console menu" })).toBeVisible();
 });
 
-test("a developer works in the IDE but cannot recharge; the owner removes them", async ({
+test("a developer deploys a contract from the IDE but cannot recharge; the owner removes them", async ({
   page,
   request,
 }, testInfo) => {
+  // Two people, an IDE deployment, a limit and a removal: 2 minutes.
+  test.setTimeout(120_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const owner = await enterpriseOwner(request, uniqueUser(testInfo, "tdo"));
   const company = `${owner.userName} Ltd`;
@@ -225,11 +244,48 @@ test("a developer works in the IDE but cannot recharge; the owner removes them",
   await expect(page.getByTestId("forbidden-why")).toHaveText(
     "This needs the owner, admin or finance role in this account.",
   );
+  // The developer deploys a contract from the IDE to the test network (free: no spending limit is involved).
   await page.goto("/g/home/IDEServices");
   await expect(page.getByTestId("forbidden")).toHaveCount(0);
+  await page.getByLabel("Name").fill("Team lab");
+  await page.getByLabel(/Simple storage/).check();
+  await page.getByRole("button", { name: "Create and open" }).click();
+  await expect(page.getByTestId("editor-file")).toHaveText("contracts/SimpleStorage.sol");
+  await page.getByRole("button", { name: "Save and compile" }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Compiled without errors.");
+  const deploy = page.getByTestId("deploy-form");
+  await deploy.getByLabel("Deploy to").selectOption({ label: "Test network" });
+  await deploy.getByLabel("Constructor arguments").fill("5");
+  await deploy.getByRole("button", { name: "Deploy", exact: true }).click();
+  await expect(page.getByTestId("flash")).toHaveText("Deployed to the test network.");
+  await expect(page.getByTestId("deployments").getByTestId("deployed-address")).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+
+  // The owner sets the developer's monthly spending limit (docs/decisions/080): a bad amount is refused at its field
+  // with what was typed kept; a good one is saved and shown, with this month's spend beside it.
+  await signIn(page, owner.userName);
+  await page.goto("/g/home/userCenter/Members");
+  if (js) await ready(page);
+  const limitForm = page.getByTestId(`limit-${developer.userName}`);
+  const limit = limitForm.getByLabel(`Monthly spending limit of ${developer.userName} (USD)`);
+  await expect(limit).toHaveValue("0.00");
+  await limit.fill("12.345");
+  await limitForm.getByRole("button", { name: "Save limit" }).click();
+  await expect(limitForm).toContainText("Enter an amount in USD with at most 2 decimals, such as 100 or 25.50.");
+  await expect(page.getByTestId(`limit-${developer.userName}`).getByRole("textbox")).toHaveValue("12.345");
+  await page.getByTestId(`limit-${developer.userName}`).getByRole("textbox").fill("25");
+  await page.getByTestId(`limit-${developer.userName}`).getByRole("button", { name: "Save limit" }).click();
+  await expect(page.getByTestId("flash")).toContainText("The spending limit was saved.");
+  await expect(page.getByTestId(`limit-${developer.userName}`).getByRole("textbox")).toHaveValue("25.00");
+  await expect(page.getByTestId(`spent-${developer.userName}`)).toContainText("Spent this month: $0.00");
+
+  // Team activity names the developer beside the deployment (docs/decisions/079).
+  await page.goto("/g/home/userCenter/Activity");
+  if (js) await ready(page);
+  await expect(
+    page.getByTestId("activity-entry").filter({ hasText: "Deployed a contract from the IDE" }),
+  ).toContainText(developer.userName);
 
   // The owner removes the developer (a confirm step, with and without JavaScript).
-  await signIn(page, owner.userName);
   await page.goto("/g/home/userCenter/Members");
   if (js) await ready(page);
   await page.getByTestId(`member-${developer.userName}`).getByRole("link", { name: "Remove" }).click();

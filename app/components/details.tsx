@@ -42,8 +42,17 @@ export function BillPayPanel({
   texts: string;
 }) {
   const { t } = useTranslation();
-  const answer = useActionData<{ kind?: string; error?: string; recharge?: boolean }>();
-  const refusal = answer?.kind === "pay" && answer.error ? { error: answer.error, recharge: !!answer.recharge } : null;
+  const answer = useActionData<{
+    kind?: string;
+    error?: string;
+    params?: Record<string, string>;
+    recharge?: boolean;
+    waiting?: boolean;
+  }>();
+  const refusal =
+    answer?.kind === "pay" && answer.error
+      ? { error: answer.error, params: answer.params ?? {}, recharge: !!answer.recharge, waiting: !!answer.waiting }
+      : null;
   const expired = !!bill.expired;
   const amount = formatUsd(expired ? (bill.reissueCents ?? bill.totalCents) : bill.totalCents, language);
   return (
@@ -71,9 +80,19 @@ export function BillPayPanel({
         <Field label={t(`${texts}.amount`)}>{amount}</Field>
         <Field label={t(`${texts}.deadline`)}>{formatDate(bill.deadline, language, true)}</Field>
       </dl>
-      {refusal ? (
+      {refusal?.waiting ? (
+        <p role="status" className="mt-2 text-sm font-medium text-amber-800" data-testid="sent-to-finance">
+          {t(refusal.error, refusal.params)}
+        </p>
+      ) : refusal ? (
         <div className="mt-2">
-          <FormErrors errors={[refusal.error]} />
+          {Object.keys(refusal.params).length ? (
+            <p role="alert" className="text-sm text-red-700">
+              {t(refusal.error, refusal.params)}
+            </p>
+          ) : (
+            <FormErrors errors={[refusal.error]} />
+          )}
           {refusal.recharge ? (
             <Link to="/g/home/userCenter/MyAccount/Recharge" className="link mt-1 inline-block text-sm">
               {t(`${texts}.recharge`)}

@@ -36,15 +36,6 @@ export function teamIntent(
   const memberId = idOf(form, "memberId");
   const invitationId = idOf(form, "invitationId");
   switch (intent) {
-    case "invite":
-      return {
-        run: () =>
-          api.call("/sys/team/invite", {
-            email: String(form.get("email") ?? ""),
-            role: String(form.get("role") ?? "") as "viewer",
-          }),
-        success: "common:team.invited",
-      };
     case "resend":
       return invitationId
         ? { run: () => api.call("/sys/team/resend", { invitationId }), success: "common:team.resent" }

@@ -51,6 +51,8 @@ export type VueapiFailure = {
   status: number;
   /** The wait the backend named (a rate limit's or a resend wait's `data.retryAfterSeconds`), in seconds. */
   retryAfterSeconds?: number;
+  /** The values the message names (`data.messageParams`: a spending limit, the bill sent to finance; ADR 080). */
+  params?: Record<string, string>;
 };
 export type VueapiResult<T> = { ok: true; data: T } | VueapiFailure;
 
@@ -335,12 +337,22 @@ async function exchangeWithin<T>(
   }
   const fe = fieldErrorsSchema.safeParse(data);
   const wait = (data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds;
+  const params = messageParamsOf(data);
   return failure(message.startsWith("MSG_") ? `errors:${message}` : httpMessageKey(response.status || 500), {
     code,
     status: response.status,
     fieldErrors: fe.success ? fe.data.fieldErrors : {},
     ...(typeof wait === "number" && Number.isInteger(wait) && wait > 0 ? { retryAfterSeconds: wait } : {}),
+    ...(params ? { params } : {}),
   });
+}
+
+/** `data.messageParams` when it is a record of strings. */
+function messageParamsOf(data: unknown): Record<string, string> | null {
+  const p = (data as { messageParams?: unknown } | null)?.messageParams;
+  if (!p || typeof p !== "object") return null;
+  const entries = Object.entries(p).filter((e): e is [string, string] => typeof e[1] === "string");
+  return entries.length ? Object.fromEntries(entries) : null;
 }
 
 /** A download's answer that is the file (or says the browser's copy is current, or the range is past the end). */

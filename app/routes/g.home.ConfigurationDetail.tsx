@@ -112,8 +112,12 @@ export default function ConfigurationDetailPage() {
             </p>
           ) : null}
           {refusal && "error" in refusal ? (
-            <p role="alert" className="mt-2 text-sm text-red-700">
-              {t(refusal.error)}{" "}
+            <p
+              role={refusal.waiting ? "status" : "alert"}
+              className={`mt-2 text-sm ${refusal.waiting ? "font-medium text-amber-800" : "text-red-700"}`}
+              data-testid={refusal.waiting ? "sent-to-finance" : undefined}
+            >
+              {t(refusal.error, refusal.params)}{" "}
               {refusal.recharge ? (
                 <Link className="link" to="/g/home/userCenter/MyAccount/Recharge">
                   {t("services:pay.recharge")}

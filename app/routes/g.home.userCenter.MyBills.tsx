@@ -112,7 +112,10 @@ export default function MyBills() {
       className: "whitespace-nowrap",
       cell: (b) => formatUsd(b.payCents, language),
     },
-    { header: t("bills.status"), cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} /> },
+    {
+      header: t("bills.status"),
+      cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} awaitsFinance={b.awaitsFinance} />,
+    },
     {
       header: zoneHeader(t, t("bills.created")),
       className: "whitespace-nowrap text-slate-600",

@@ -25,6 +25,7 @@ import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
 import { ApiError, sessionInvalid } from "./errors.ts";
 import { continuesDownload, sendDownload, type Download, type DownloadRequest } from "./download.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
+import { runActing, type Acting } from "./acting.ts";
 
 export type CallContext = {
   deps: Deps;
@@ -51,6 +52,10 @@ export type CallContext = {
 
 /** The login acting for the account, and its role there. */
 export type Member = { id: number; userName: string; realName: string | null; role: TeamRole };
+
+/** The member acting for the account in a user call, for the ledger's spending limit (docs/decisions/080). */
+const actingOf = (user: AuthUser | null, member: Member | null): Acting | null =>
+  user && member ? { accountId: user.id, memberId: member.id, role: member.role } : null;
 
 /** Who hands a request to the router, and what it knows of the end user. */
 export type Caller = { clientAddress?: string | null };
@@ -323,7 +328,7 @@ export function createRouter(
               });
               return result;
             })
-          : await handler(parsed.data, ctx);
+          : await runActing(actingOf(user, member), () => handler(parsed.data, ctx));
       const activity = activityRuleOf(spec as PathSpec, vueapiPath);
       if (activity && user && member)
         // Who did it, in the account's name (docs/decisions/079): written once the call has succeeded.

@@ -163,8 +163,15 @@ export function BillDetailPage({
           <Field label={t("detail.fields.service")}>{billSubject(t, bill)}</Field>
           <Field label={t("detail.fields.type")}>{billTypeLabel(t, bill.billType)}</Field>
           <Field label={t("detail.fields.payState")}>
-            <PayStateBadge payState={bill.payState} overdue={bill.overdue} />
+            <PayStateBadge payState={bill.payState} overdue={bill.overdue} awaitsFinance={bill.awaitsFinance} />
           </Field>
+          {bill.memberName ? (
+            <Field label={t("detail.fields.member")}>
+              <span data-user-content="" data-testid="bill-member">
+                {t("detail.byMember", { name: bill.memberName })}
+              </span>
+            </Field>
+          ) : null}
           <Field label={t("detail.fields.payMode")}>
             {t(`payModes.${bill.payMode}`, { defaultValue: String(bill.payMode) })}
           </Field>

@@ -2,8 +2,18 @@ import { Form, Link } from "@remix-run/react";
 import { Trans, useTranslation } from "react-i18next";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
+import { InviteForm, type InviteAnswer } from "./InviteForm.tsx";
+import { SpendLimitForm, type SpendLimitAnswer } from "./SpendLimitForm.tsx";
 
-type Member = { memberId: number; userName: string; realName: string | null; email: string; role: string };
+type Member = {
+  memberId: number;
+  userName: string;
+  realName: string | null;
+  email: string;
+  role: string;
+  spendLimitCents: number;
+  spentCents: number;
+};
 type Invitation = { invitationId: number; email: string; role: string; expiresAt: string; resendAt: string };
 export type MembersData = {
   team: {
@@ -15,6 +25,11 @@ export type MembersData = {
   };
   removing: number | null;
   transferring: number | null;
+  language: "en" | "zh-CN";
+  /** The spending-limit form's refusal, shown at its field with what was typed (ADR 080). */
+  limitAnswer?: SpendLimitAnswer | null;
+  /** The invitation form's refusal, at its field with what was typed. */
+  inviteAnswer?: InviteAnswer | null;
 };
 
 function RoleSelect({ name = "role", value, label }: { name?: string; value?: string; label: string }) {
@@ -77,7 +92,7 @@ function ConfirmBox({
 }
 
 /** The Members page (issue 33): members with their roles, open invitations, the invite form. */
-export function MembersPage({ team, removing, transferring }: MembersData) {
+export function MembersPage({ team, removing, transferring, language, limitAnswer, inviteAnswer }: MembersData) {
   const { t } = useTranslation();
   const removingMember = team.members.find((m) => m.memberId === removing && m.role !== "owner");
   const transferTo = team.members.find((m) => m.memberId === transferring && m.role !== "owner");
@@ -108,6 +123,7 @@ export function MembersPage({ team, removing, transferring }: MembersData) {
               <th className="py-2">{t("team.member")}</th>
               <th>{t("team.email")}</th>
               <th>{t("team.role")}</th>
+              <th>{t("team.spendLimit.title")}</th>
               <th>
                 <span className="sr-only">{t("team.actions")}</span>
               </th>
@@ -133,6 +149,17 @@ export function MembersPage({ team, removing, transferring }: MembersData) {
                     </Form>
                   )}
                 </td>
+                <td>
+                  {m.role === "owner" ? (
+                    t("team.spendLimit.unlimited")
+                  ) : (
+                    <SpendLimitForm
+                      member={m}
+                      language={language}
+                      lastResult={limitAnswer?.memberId === m.memberId ? limitAnswer.result : null}
+                    />
+                  )}
+                </td>
                 <td className="space-x-2 text-right">
                   {m.role === "owner" ? null : (
                     <>
@@ -155,16 +182,7 @@ export function MembersPage({ team, removing, transferring }: MembersData) {
           {t("team.invite.title")}
         </h2>
         <p className="text-sm text-slate-600">{t("team.invite.help")}</p>
-        <Form method="post" className="flex flex-wrap items-end gap-2">
-          <label className="text-sm">
-            {t("team.email")}
-            <input name="email" type="email" required className="input" autoComplete="off" />
-          </label>
-          <RoleSelect label={t("team.role")} />
-          <button type="submit" name="intent" value="invite" className="btn-primary">
-            {t("team.invite.send")}
-          </button>
-        </Form>
+        <InviteForm lastResult={inviteAnswer?.result ?? null} />
         {team.invitations.length ? (
           <ul className="divide-y divide-slate-100 text-sm" data-testid="invitations">
             {team.invitations.map((i) => (

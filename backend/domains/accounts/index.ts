@@ -27,7 +27,7 @@ import { createOperator } from "./operators.ts";
 import { hashPassword } from "./passwords.ts";
 import { licenceUpload } from "./rules.ts";
 import { saveProfileDetails, toUser } from "./users.ts";
-import { myAccounts, removeMember, setRole, switchAccount, transferOwnership } from "./team.ts";
+import { myAccounts, removeMember, setRole, setSpendLimit, switchAccount, transferOwnership } from "./team.ts";
 import { accept, cancelInvitation, invite, resend, team, viewInvitation } from "./team-invitations.ts";
 
 /** Registration, activation, teams (members, roles, invitations: docs/decisions/075), enterprise certification (docs/decisions/071), login (with its limits and locks, and the operators' second factor: docs/decisions/022), logout, password reset and change (SPEC §5; contract/accounts.ts). */
@@ -62,6 +62,7 @@ export default defineDomain({
     "/sys/team/resend": resend,
     "/sys/team/cancelInvitation": cancelInvitation,
     "/sys/team/setRole": setRole,
+    "/sys/team/spendLimit": setSpendLimit,
     "/sys/team/remove": removeMember,
     "/sys/team/transfer": transferOwnership,
   }),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "#backend/db/tables.ts";
-import { ts } from "#backend/db/columns.ts";
+import { cents, ts } from "#backend/db/columns.ts";
 
 /** The Drizzle tables of the accounts domain (migrations: backend/db/migrations). */
 
@@ -94,6 +94,11 @@ export const teamMembers = pgTable(
     addedAt: ts("added_at").notNull(),
     /** The member who added this one (null: the migration). */
     addedBy: integer("added_by").references(() => users.id),
+    /**
+     * What this member's own actions may charge the balance in a calendar month (UTC), in USD cents, when the
+     * role lacks "pay" (docs/decisions/080); set by the owner, 0 by default.
+     */
+    spendLimitCents: cents("spend_limit_cents").notNull().default(0),
   },
   (t) => [
     uniqueIndex("team_members_account_member").on(t.accountId, t.memberId),
@@ -102,6 +107,7 @@ export const teamMembers = pgTable(
       .where(sql`${t.role} = 'owner'`),
     index("team_members_member").on(t.memberId),
     check("team_members_role", sql`${t.role} in ('owner', 'admin', 'developer', 'finance', 'viewer')`),
+    check("team_members_spend_limit", sql`${t.spendLimitCents} >= 0`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import billing from "#backend/domains/billing/index.ts";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
@@ -69,6 +70,7 @@ export async function team(_input: unknown, ctx: SignedInContext) {
     email: r.email,
     role: r.role as TeamRole,
     addedAt: r.addedAt.toISOString(),
+    spendLimitCents: r.spendLimitCents,
   }));
   if (!members.some((m) => m.role === "owner"))
     members.unshift({
@@ -78,13 +80,20 @@ export async function team(_input: unknown, ctx: SignedInContext) {
       email: account.email,
       role: "owner",
       addedAt: null as unknown as string,
+      spendLimitCents: 0,
     });
   members.sort((a, b) => Number(b.role === "owner") - Number(a.role === "owner"));
   return {
     teamAccountId: account.id,
     accountName: accountNameOf(account),
     confirmationName: account.userName,
-    members: members.map((m) => ({ ...m, addedAt: m.addedAt ?? null })),
+    members: await Promise.all(
+      members.map(async (m) => ({
+        ...m,
+        addedAt: m.addedAt ?? null,
+        spentCents: await billing.api.spentThisMonth(ctx.deps.db, account.id, m.memberId, ctx.deps.now()),
+      })),
+    ),
     invitations: await openInvitations(ctx.deps.db, account.id, ctx.deps.now()),
   };
 }

@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { Msg } from "#contract/messages.ts";
+import { toCents } from "#contract/rules.ts";
 import type {
   accountChoiceSchema,
   memberRefSchema,
   setRoleSchema,
+  spendLimitSchema,
   switchSchema,
   TeamRole,
   transferSchema,
@@ -47,6 +49,7 @@ export async function membersOf(db: Db | Tx, accountId: number) {
       memberId: teamMembers.memberId,
       role: teamMembers.role,
       addedAt: teamMembers.addedAt,
+      spendLimitCents: teamMembers.spendLimitCents,
       userName: users.userName,
       realName: users.realName,
       email: users.email,
@@ -136,6 +139,23 @@ export async function setRole(input: z.output<typeof setRoleSchema>, ctx: Signed
       .where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.memberId, input.memberId)));
   });
   ctx.deps.sessions.forgetUser(input.memberId);
+  return null;
+}
+
+/**
+ * `/sys/team/spendLimit`: what the member's own actions may charge the balance in a calendar month when their
+ * role lacks "pay" (docs/decisions/080); the ledger reads it under the wallet's lock.
+ */
+export async function setSpendLimit(input: z.output<typeof spendLimitSchema>, ctx: SignedInContext) {
+  const accountId = ctx.user.id;
+  await ctx.deps.db.transaction(async (tx) => {
+    const row = await memberRow(tx, accountId, input.memberId);
+    if (row.role === "owner") throw new ApiError(Msg.OWNER_UNCHANGEABLE);
+    await tx
+      .update(teamMembers)
+      .set({ spendLimitCents: toCents(input.spendLimit) })
+      .where(and(eq(teamMembers.accountId, accountId), eq(teamMembers.memberId, input.memberId)));
+  });
   return null;
 }
 

@@ -2,6 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { PayState } from "#contract/billing.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { bills } from "./tables.ts";
+import { memberOnPayment } from "./spend.ts";
+import { actingFor } from "#backend/http/acting.ts";
 
 /**
  * The bill writes other domains make through the billing api (docs/decisions/018): each runs on the handle it
@@ -14,16 +16,20 @@ export type NewBill = typeof bills.$inferInsert;
 
 /** Issues a bill (a domain's application, order, renewal or a bill already paid from the balance). */
 export async function issueBill(tx: Db | Tx, bill: NewBill): Promise<BillRow> {
-  const [row] = await tx.insert(bills).values(bill).returning();
+  const [row] = await tx.insert(bills).values(withMember(bill)).returning();
   return row;
 }
+
+/** A bill issued by a member's action in the account's name records the member (docs/decisions/080). */
+const withMember = (bill: NewBill): NewBill =>
+  bill.memberUserId === undefined ? { ...bill, memberUserId: actingFor(bill.userId)?.memberId ?? null } : bill;
 
 /**
  * Issues a bill once per dedupe key (or bill number): undefined when a bill with that key exists already
  * (a generated renewal or publish bill whose job ran twice).
  */
 export async function issueBillOnce(tx: Db | Tx, bill: NewBill): Promise<BillRow | undefined> {
-  const [row] = await tx.insert(bills).values(bill).onConflictDoNothing().returning();
+  const [row] = await tx.insert(bills).values(withMember(bill)).onConflictDoNothing().returning();
   return row;
 }
 
@@ -31,7 +37,7 @@ export async function issueBillOnce(tx: Db | Tx, bill: NewBill): Promise<BillRow
 export async function markBillPaid(tx: Db | Tx, billId: number, paidAt: Date): Promise<BillRow> {
   const [row] = await tx
     .update(bills)
-    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt })
+    .set({ payState: PayState.PAID, payType: "BALANCE", paidAt, awaitsFinance: false, memberUserId: memberOnPayment() })
     .where(eq(bills.id, billId))
     .returning();
   return row;

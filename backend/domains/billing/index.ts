@@ -24,6 +24,7 @@ import { chargeRenewal, lapsedRenewalBill, payRenewalBill } from "./renewals.ts"
 import { isPayable, newBillNo } from "./rules.ts";
 import { flushTraffic, meterTraffic, serviceTraffic, stopTraffic } from "./meter.ts";
 import { lastCompletedWeekStart } from "./time.ts";
+import { sendToFinanceOr, spentThisMonth } from "./spend.ts";
 
 /** My account, My bills, BillDetail, the unpaid-bill guard and the one ledger (SPEC §3, §5, §9; contract/billing.ts). */
 export default defineDomain({
@@ -73,6 +74,10 @@ export default defineDomain({
     payRenewalBill,
     lapsedRenewalBill,
     seedDemoPaymentsWith,
+    /** A charge refused above a member's spending limit leaves its existing bill waiting for finance (ADR 080). */
+    sendToFinanceOr,
+    /** What a member's own actions charged the account this calendar month (UTC). */
+    spentThisMonth,
     /** One answered call of a service's door, metered into usage_daily (docs/decisions/057). */
     meterTraffic,
     /** Writes this process's traffic counts now (tests, before reading them). */

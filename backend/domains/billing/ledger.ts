@@ -4,6 +4,8 @@ import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { ledgerEntries, wallets } from "./tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
+import { actingFor } from "#backend/http/acting.ts";
+import { chargingMember } from "./spend.ts";
 
 /**
  * The one ledger (ARCHITECTURE house habit 9; issue "Account centre and finance"). Every change of a
@@ -104,6 +106,9 @@ export async function post(tx: Tx, posting: Posting, now: Date) {
     if (existing) return { entry: existing, replayed: true, totals: before };
   }
   const d = deltasFor(posting.kind, posting.amountCents, before);
+  // A bill payment made by a member's own action is theirs: within their monthly limit when their role lacks
+  // "pay", and recorded with them (docs/decisions/080). The wallet's lock above orders two charges at once.
+  const member = posting.kind === "bill_payment" ? await chargingMember(tx, posting, now) : actingFor(posting.userId);
   const after: Totals = {
     balanceCents: before.balanceCents + d.balanceDelta,
     withdrawableCents: before.withdrawableCents + d.withdrawableDelta,
@@ -121,6 +126,7 @@ export async function post(tx: Tx, posting: Posting, now: Date) {
       refType: posting.refType,
       refId: posting.refId,
       idempotencyKey: posting.idempotencyKey ?? null,
+      memberUserId: member?.memberId ?? null,
       createdAt: now,
     })
     .returning();

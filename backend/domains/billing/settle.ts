@@ -7,6 +7,7 @@ import { isPayable, usd } from "./rules.ts";
 import { post } from "./ledger.ts";
 import { blockingWhere } from "./figures.ts";
 import { bills, ledgerEntries } from "./tables.ts";
+import { memberOnPayment } from "./spend.ts";
 import inbox from "#backend/domains/inbox/index.ts";
 
 /** What a domain that settles its own bills answers for a bill it settled (payBill adds the balance). */
@@ -75,7 +76,16 @@ export async function payInTx(
     { userId, kind: "bill_payment", amountCents: bill.payCents, refType: "bill", refId: bill.id, idempotencyKey: key },
     now,
   );
-  await tx.update(bills).set({ payState: PayState.PAID, payType: "BALANCE", paidAt: now }).where(eq(bills.id, bill.id));
+  await tx
+    .update(bills)
+    .set({
+      payState: PayState.PAID,
+      payType: "BALANCE",
+      paidAt: now,
+      awaitsFinance: false,
+      memberUserId: memberOnPayment(),
+    })
+    .where(eq(bills.id, bill.id));
   await inbox.api.notify(tx, {
     userId,
     textKey,

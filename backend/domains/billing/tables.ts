@@ -66,10 +66,13 @@ export const ledgerEntries = pgTable(
     refId: integer("ref_id").notNull(),
     /** A caller-supplied key: the same operation submitted twice writes one entry. */
     idempotencyKey: text("idempotency_key"),
+    /** The member whose action in the account's name made the entry (docs/decisions/080); null: the account's own or a job's. */
+    memberUserId: integer("member_user_id").references(() => users.id),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     index("ledger_user_time").on(t.userId, t.createdAt),
+    index("ledger_member_time").on(t.userId, t.memberUserId, t.createdAt),
     uniqueIndex("ledger_user_idempotency").on(t.userId, t.idempotencyKey),
     index("ledger_ref").on(t.refType, t.refId),
   ],
@@ -132,6 +135,13 @@ export const bills = pgTable(
     detail: jsonb("detail").$type<BillDetail>().notNull().default({}),
     /** Generated bills (weekly traffic) are made once per user and period. */
     dedupeKey: text("dedupe_key").unique(),
+    /**
+     * Waiting for finance (docs/decisions/080): a member without "pay" charged it above their monthly limit, so
+     * it stays unpaid until a member with "pay" pays it; cleared when it is paid.
+     */
+    awaitsFinance: boolean("awaits_finance").notNull().default(false),
+    /** The member whose action the bill is for, or who paid it (docs/decisions/080); null: not recorded. */
+    memberUserId: integer("member_user_id").references(() => users.id),
   },
   (t) => [index("bills_user_time").on(t.userId, t.createdAt), index("bills_user_state").on(t.userId, t.payState)],
 );

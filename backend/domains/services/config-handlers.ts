@@ -1,3 +1,4 @@
+import billing from "#backend/domains/billing/index.ts";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { z } from "zod";
 import type { configurationPaths } from "#contract/configuration.ts";
@@ -83,14 +84,17 @@ export async function upgradeDetail(input: Payload<"/sys/configUpgrade/detail">,
 
 export async function upgradePay(input: Payload<"/sys/configUpgrade/pay">, { deps, user }: SignedInContext) {
   const now = deps.now();
-  const paid = await deps.db.transaction((tx) =>
-    payUpgrade(tx, {
-      userId: user.id,
-      upgradeId: input.upgradeId,
-      idempotencyKey: `upgradepay:${input.idempotencyKey}`,
-      now,
-    }),
-  );
+  // Above a developer's spending limit the upgrade's bill waits for finance (docs/decisions/080).
+  const paid = await deps.db
+    .transaction((tx) =>
+      payUpgrade(tx, {
+        userId: user.id,
+        upgradeId: input.upgradeId,
+        idempotencyKey: `upgradepay:${input.idempotencyKey}`,
+        now,
+      }),
+    )
+    .catch((error: unknown) => billing.api.sendToFinanceOr(deps.db, user.id, error, now));
   return { billId: paid.billId, replayed: paid.replayed };
 }
 

@@ -387,6 +387,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/chainAppInfo/auditAppJoined": () => ({ appJoinAuditId: w.named.manageJoinId as number, auditState: 1 }),
     "/sys/chainAppInfo/certificateFile": () => ({ certificateId: w.ids.certificate[0] as number, kind: "certificate" }),
     "/sys/system/message/read": () => ({ messageIds: [w.ids.message[0] as number] }),
+    // A member's spending limit (ADR 080): an amount in USD; the member is an id of the world.
+    "/sys/team/spendLimit": () => ({ memberId: w.ids.user[0] as number, spendLimit: "5.00" }),
     "/sys/opc/plan/buy": () => ({ orgId: 1, idempotencyKey: idem() }),
     "/sys/opc/project/create": () => ({
       planId: w.ids.pcPlan[0] as number,

@@ -7,6 +7,7 @@ import {
   type DueBills,
   type dueBillsPayloadSchema,
   PayState,
+  UNPAID_STATES,
   type BillDetail,
   type billFilterSchema,
   type billListPayloadSchema,
@@ -15,7 +16,7 @@ import {
 } from "#contract/billing.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
-import { cityNodes } from "#backend/db/tables.ts";
+import { cityNodes, users } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import type { Language } from "#backend/mail.ts";
@@ -46,6 +47,7 @@ export function toBillRow(b: BillRecord): BillRow {
     payCents: b.payCents,
     refundCents: b.refundCents,
     invoiceState: b.invoiceState,
+    awaitsFinance: b.awaitsFinance && UNPAID_STATES.includes(b.payState),
   };
 }
 
@@ -122,6 +124,11 @@ async function cloudName(db: Db | Tx, cloud: string, language: Language): Promis
   return row?.zh ?? cloud;
 }
 
+async function loginName(db: Db | Tx, userId: number): Promise<string | null> {
+  const [row] = await db.select({ userName: users.userName }).from(users).where(eq(users.id, userId));
+  return row?.userName ?? null;
+}
+
 /** /sys/system/clientInfo/h5billDetail: every §3 Bill field and its usage detail; another user's bill is not found. */
 export async function billDetail(
   input: { billId: number },
@@ -157,6 +164,7 @@ export async function billDetail(
     region: d.region ? (language === "zh-CN" ? (STORED_ZH[d.region] ?? name(d.region)) : name(d.region)) : null,
     payable: isPayable(bill, now),
     overdue: bill.payState === PayState.UNPAID && bill.deadline.getTime() <= now.getTime(),
+    memberName: bill.memberUserId === null ? null : await loginName(deps.db, bill.memberUserId),
   };
 }
 

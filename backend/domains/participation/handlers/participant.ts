@@ -1,3 +1,4 @@
+import billing from "#backend/domains/billing/index.ts";
 import services from "#backend/domains/services/index.ts";
 import { type KeyObject } from "node:crypto";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
@@ -341,11 +342,14 @@ export async function joinApp(input: Payload<"/sys/chainAppInfo/joinApp">, ctx: 
   });
 }
 
+/** Pays the node order; above a developer's spending limit its bill waits for finance (docs/decisions/080). */
 export async function payJoinOrder(input: Payload<"/sys/chainAppInfo/payJoinOrder">, ctx: SignedInContext) {
   const now = ctx.deps.now();
-  return ctx.deps.db.transaction((tx) =>
-    payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }),
-  );
+  return ctx.deps.db
+    .transaction((tx) =>
+      payOrder(tx, { userId: me(ctx).id, joinId: input.appJoinAuditId, idempotencyKey: input.idempotencyKey, now }),
+    )
+    .catch((error: unknown) => billing.api.sendToFinanceOr(ctx.deps.db, me(ctx).id, error, now));
 }
 
 /** The participant confirms the work order (13 → 15 participated). */

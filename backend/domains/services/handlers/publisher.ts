@@ -181,12 +181,17 @@ export async function publishedDetail(
   };
 }
 
-/** Pay the publish bill (payment.ts `payPublishBill`), in one transaction. */
+/**
+ * Pay the publish bill (payment.ts `payPublishBill`), in one transaction; above a developer's spending limit
+ * the bill waits for finance instead (SENT_TO_FINANCE, docs/decisions/080).
+ */
 export async function payBill(input: Payload<"/sys/chainAppInfo/payPublishBill">, ctx: SignedInContext) {
   const now = ctx.deps.now();
-  return ctx.deps.db.transaction((tx) =>
-    payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }),
-  );
+  return ctx.deps.db
+    .transaction((tx) =>
+      payPublishBill(tx, { userId: me(ctx).id, verId: input.appVerId, idempotencyKey: input.idempotencyKey, now }),
+    )
+    .catch((error: unknown) => billing.api.sendToFinanceOr(ctx.deps.db, me(ctx).id, error, now));
 }
 
 /** Cross-chain activated, pending activation or pending deactivation (SPEC §4). */
