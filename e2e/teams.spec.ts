@@ -167,7 +167,10 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
     await email.fill(typed);
     await page.getByLabel("Role", { exact: true }).selectOption({ label: "Finance" });
     await page.getByRole("button", { name: "Send invitation" }).click();
-    await expect(page.locator(`[id="${await email.getAttribute("aria-describedby")}"]`)).toHaveText(error);
+    // Conform's error of a field is "<the field's id>-error", which the field names in aria-describedby.
+    const errorOfEmail = page.locator(`[id="${await email.getAttribute("id")}-error"]`);
+    await expect(errorOfEmail).toHaveText(error);
+    await expect(email).toHaveAttribute("aria-describedby", new RegExp(`${await email.getAttribute("id")}-error`));
     await expect(email).toHaveValue(typed);
     await expect(page.getByLabel("Role", { exact: true })).toHaveValue("finance");
   }

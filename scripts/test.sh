@@ -70,15 +70,17 @@ stage() {
 # Runs stages side by side, each writing to a log of its own, printed whole (one after the other) when all have
 # ended: each of these stages keeps at most about one core busy (a test waits for each answer of its one server), so
 # two or three of them take little longer together on this 2-core machine than one alone.
+# Each log is numbered in the run (stage-0.log, stage-1.log...), so a later group does not overwrite an earlier one's.
+log_seq=0
 side_by_side() {
-  local pids=() logs=() i=0
+  local pids=() logs=()
   while [ $# -gt 0 ]; do
-    local name=$1 fn=$2
+    local name=$1 fn=$2 log="$results/stage-$log_seq.log"
     shift 2
-    logs+=("$results/stage-$i.log")
-    stage "$name" "$fn" >"$results/stage-$i.log" 2>&1 &
+    logs+=("$log")
+    stage "$name" "$fn" >"$log" 2>&1 &
     pids+=($!)
-    i=$((i + 1))
+    log_seq=$((log_seq + 1))
   done
   for pid in "${pids[@]}"; do wait "$pid" || true; done
   for log in "${logs[@]}"; do cat "$log"; done

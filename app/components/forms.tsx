@@ -1,6 +1,6 @@
 import { getInputProps, getSelectProps, getTextareaProps, useField, type FieldMetadata } from "@conform-to/react";
 import { useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ButtonHTMLAttributes, type DragEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatSize } from "#app/lib/format-number.ts";
 
@@ -343,6 +343,22 @@ export function FileField({
         </p>
       ) : null}
       <ErrorList errors={errors} />
+    </div>
+  );
+}
+
+/**
+ * A submit button beside fields in one row (`flex items-start`): level with the inputs, under a label-high spacer,
+ * and aligned to the row's top, so a field's error appearing or leaving under its input never moves it. Aligned to
+ * the bottom, it moved up as the error of the field just left disappeared, and a click at that moment missed it.
+ */
+export function ButtonBesideFields({ children, ...props }: ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <div>
+      <span aria-hidden="true" className="label invisible">
+        &nbsp;
+      </span>
+      <button {...props}>{children}</button>
     </div>
   );
 }

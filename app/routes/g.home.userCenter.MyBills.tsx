@@ -112,10 +112,7 @@ export default function MyBills() {
       className: "whitespace-nowrap",
       cell: (b) => formatUsd(b.payCents, language),
     },
-    {
-      header: t("bills.status"),
-      cell: (b) => <PayStateBadge payState={b.payState} overdue={overdue(b)} awaitsFinance={b.awaitsFinance} />,
-    },
+    { header: t("bills.status"), cell: (b) => <PayStateBadge {...b} overdue={overdue(b)} /> },
     {
       header: zoneHeader(t, t("bills.created")),
       className: "whitespace-nowrap text-slate-600",

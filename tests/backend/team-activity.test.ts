@@ -59,7 +59,7 @@ describe("recording", () => {
     // The members' invitations by the owner came first (the team's own changes).
     expect(page.rows.filter((r: any) => r.action === "team.invite")).toHaveLength(3);
     expect(page.rows.find((r: any) => r.action === "team.invite").details).toMatchObject({ role: "viewer" });
-    expect(actors.map((a: any) => a.memberId).sort()).toEqual(
+    expect(actors.map((a: any) => a.memberId).sort((a: number, b: number) => a - b)).toEqual(
       [owner.userId, developer.userId, finance.userId].sort((a, b) => a - b),
     );
   });
@@ -81,6 +81,8 @@ describe("recording", () => {
 
   it("a key shown or regenerated is recorded as keys with the member, never the key itself", async () => {
     await ok("/test/fixtures", { grantCents: 10_000 }, owner.token);
+    // The developer's plan is charged to the account within their monthly spending limit (docs/decisions/080).
+    await ok("/sys/team/spendLimit", { memberId: developer.userId, spendLimit: "100" }, owner.token);
     const orgs = await ok(
       "/sys/pubChainOrg/queryPubOrgList",
       { page: { pageSize: 10, pageIndex: 1, condition: { orgName: "Shang", appType: 1 } } },

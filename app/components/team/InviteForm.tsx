@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { inviteSchema } from "#contract/team.ts";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
-import { FormErrors, SelectField, TextField } from "#app/components/forms.tsx";
+import { ButtonBesideFields, FormErrors, SelectField, TextField } from "#app/components/forms.tsx";
 
 /** The action's answer to a refused invitation: Conform's reply, with the typed email and the role kept. */
 export type InviteAnswer = { kind: "invite"; result: SubmissionResult<string[]> };
@@ -27,16 +27,16 @@ export function InviteForm({ lastResult }: { lastResult: SubmissionResult<string
     <FormProvider context={form.context}>
       <Form method="post" {...getFormProps(form)} className="space-y-2">
         <FormErrors id={form.errorId} errors={form.errors} />
-        <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-wrap items-start gap-2">
           <TextField field={fields.email} label={t("team.email")} type="email" autoComplete="off" />
           <SelectField
             field={fields.role}
             label={t("team.role")}
             options={ASSIGNABLE_ROLES.map((r) => ({ value: r, label: t(`team.roles.${r}`) }))}
           />
-          <button type="submit" name="intent" value="invite" className="btn-primary">
+          <ButtonBesideFields type="submit" name="intent" value="invite" className="btn-primary">
             {t("team.invite.send")}
-          </button>
+          </ButtonBesideFields>
         </div>
       </Form>
     </FormProvider>

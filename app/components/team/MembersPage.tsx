@@ -154,6 +154,8 @@ export function MembersPage({ team, removing, transferring, language, limitAnswe
                     t("team.spendLimit.unlimited")
                   ) : (
                     <SpendLimitForm
+                      // A saved limit remounts the form, so it shows the limit as kept (25 → 25.00).
+                      key={`${m.memberId}-${m.spendLimitCents}`}
                       member={m}
                       language={language}
                       lastResult={limitAnswer?.memberId === m.memberId ? limitAnswer.result : null}

@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { spendLimitSchema } from "#contract/team.ts";
 import { roleMay, type TeamRole } from "#contract/team-roles.ts";
-import { FormErrors, TextField } from "#app/components/forms.tsx";
+import { ButtonBesideFields, FormErrors, TextField } from "#app/components/forms.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 
 /** The action's answer to a refused limit: which member's form, and Conform's reply (the typed value kept). */
@@ -38,15 +38,15 @@ export function SpendLimitForm({
       <Form method="post" {...getFormProps(form)} className="space-y-1" data-testid={`limit-${member.userName}`}>
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="memberId" value={member.memberId} />
-        <div className="flex items-end gap-2">
+        <div className="flex items-start gap-2">
           <TextField
             field={fields.spendLimit}
             label={t("team.spendLimit.label", { name: member.userName })}
             autoComplete="off"
           />
-          <button type="submit" name="intent" value="spendLimit" className="btn-secondary">
+          <ButtonBesideFields type="submit" name="intent" value="spendLimit" className="btn-secondary">
             {t("team.spendLimit.save")}
-          </button>
+          </ButtonBesideFields>
         </div>
         <p className="text-xs text-slate-600" data-testid={`spent-${member.userName}`}>
           {binds
