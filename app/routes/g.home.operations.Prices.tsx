@@ -170,7 +170,9 @@ export default function PricesPage() {
                 <td className="px-3 py-2">{t(`prices.fields.${c.field}`)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.oldCents, language)}</td>
                 <td className="px-3 py-2 text-right tabular-nums">{formatUsd(c.newCents, language)}</td>
-                <td className="px-3 py-2">{c.author}</td>
+                <td className="px-3 py-2" data-user-content="">
+                  {c.author}
+                </td>
               </tr>
             ))}
           </Table>
