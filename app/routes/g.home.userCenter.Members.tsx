@@ -1,10 +1,13 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import type * as z from "zod";
 import { inviteSchema, spendLimitSchema } from "#contract/team.ts";
 import { MembersPage } from "#app/components/team/MembersPage.tsx";
-import { apiFor, badRequest, redirectAfter, requireUser } from "#app/lib/api.server.ts";
-import { replyWithFailure } from "#app/lib/forms.server.ts";
+import { apiFor, badRequest, failureResponse, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";
+import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
+import type { VueapiResult } from "#app/lib/vueapi.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
@@ -46,35 +49,44 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectAfter(request, result, PAGE, call.success);
 }
 
-/** A member's spending limit (ADR 080): bad input answers at its field with what was typed. */
-async function saveSpendLimit(request: Request, api: ReturnType<typeof apiFor>, form: FormData) {
-  const submission = parseWithZod(form, { schema: spendLimitSchema });
+/** A member's spending limit (ADR 080), for the row of `memberId`. */
+function saveSpendLimit(request: Request, api: Api, form: FormData) {
   const memberId = Number(form.get("memberId"));
   if (!Number.isInteger(memberId) || memberId <= 0) throw badRequest();
-  if (submission.status !== "success")
-    return json({ kind: "spendLimit" as const, memberId, result: submission.reply() }, { status: 400 });
-  const result = await api.call("/sys/team/spendLimit", submission.value);
-  if (!result.ok) {
-    if (result.status >= 500) return redirectAfter(request, result, PAGE, "");
-    return json(
-      { kind: "spendLimit" as const, memberId, result: replyWithFailure(submission, result) },
-      { status: 400 },
-    );
-  }
-  return redirectWithFlash(request, PAGE, { kind: "success", key: "common:team.spendLimit.saved" });
+  return answerAtFields(request, form, spendLimitSchema, (value) => api.call("/sys/team/spendLimit", value), {
+    success: "common:team.spendLimit.saved",
+    answer: (result) => ({ kind: "spendLimit" as const, memberId, result }),
+  });
 }
 
-/** An invitation (issue 33): a refused email or role answers at its field with what was typed kept. */
-async function sendInvitation(request: Request, api: ReturnType<typeof apiFor>, form: FormData) {
-  const submission = parseWithZod(form, { schema: inviteSchema });
-  if (submission.status !== "success")
-    return json({ kind: "invite" as const, result: submission.reply() }, { status: 400 });
-  const result = await api.call("/sys/team/invite", submission.value);
+/** An invitation (issue 33). */
+function sendInvitation(request: Request, api: Api, form: FormData) {
+  return answerAtFields(request, form, inviteSchema, (value) => api.call("/sys/team/invite", value), {
+    success: "common:team.invited",
+    answer: (result) => ({ kind: "invite" as const, result }),
+  });
+}
+
+/**
+ * A form of this page whose refusal is answered at its fields with what was typed kept: checked with the contract's
+ * schema, then sent; bad input or the backend's refusal is a 4xx with Conform's reply (`answer` says which form it
+ * is for), a server failure goes to the error boundary, success back to the page with its flash.
+ */
+async function answerAtFields<S extends z.ZodType, A>(
+  request: Request,
+  form: FormData,
+  schema: S,
+  send: (value: z.output<S>) => Promise<VueapiResult<unknown>>,
+  { success, answer }: { success: string; answer: (result: SubmissionResult<string[]>) => A },
+) {
+  const submission = parseWithZod(form, { schema });
+  if (submission.status !== "success") return json(answer(submission.reply()), { status: 400 });
+  const result = await send(submission.value);
   if (!result.ok) {
-    if (result.status >= 500) return redirectAfter(request, result, PAGE, "");
-    return json({ kind: "invite" as const, result: replyWithFailure(submission, result) }, { status: 400 });
+    if (result.status >= 500) throw failureResponse(result);
+    return json(answer(replyWithFailure(submission, result)), { status: formFailureStatus(result) });
   }
-  return redirectWithFlash(request, PAGE, { kind: "success", key: "common:team.invited" });
+  return redirectWithFlash(request, PAGE, { kind: "success", key: success });
 }
 
 export default function Members() {
