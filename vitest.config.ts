@@ -31,6 +31,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // One worker runs the files one after another and keeps its modules: the backend is loaded once a run,
+          // not once a file (docs/decisions/084). What a file opens, it closes.
+          isolate: false,
         },
       },
       {

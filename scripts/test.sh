@@ -114,22 +114,31 @@ backend_pglite() {
   env -u DATABASE_URL npx vitest run --project backend --shard="$1/2" "${skip[@]}" --reporter=default --reporter=json \
     --outputFile="$results/backend-pglite-$1.json"
 }
-backend_pglite_1() { backend_pglite 1; }
+# The first half (the shorter: 17 against 20 minutes alone, isolate off) then runs the IPFS suites against a real IPFS
+# node (js-ipfs over the kubo RPC API, docs/decisions/076), on a database of their own in the PostgreSQL stage's
+# server: after the PostgreSQL run they made it the backend's longest pole (docs/decisions/084).
+backend_pglite_1() {
+  local code=0
+  backend_pglite 1 || code=$?
+  backend_ipfs_node || code=$?
+  return $code
+}
 backend_pglite_2() { backend_pglite 2; }
 backend_postgres() {
-  local url
-  url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || return 1
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
-  local code=0
+  [ -n "$pg_url" ] || return 1
   local skip=()
   mapfile -t skip < <(excludes postgres)
-  DATABASE_URL=$url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json --outputFile="$results/backend-postgres.json" || code=$?
-  # Then the IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076), on a
-  # database of their own in the same server: the embedded-only tests skip themselves, saying why.
-  local node_url
+  DATABASE_URL=$pg_url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json \
+    --outputFile="$results/backend-postgres.json"
+}
+# The embedded-only tests of these files skip themselves, saying why.
+backend_ipfs_node() {
+  [ -n "$pg_url" ] || return 1
+  local node_url code=0
   node_url=$(scripts/ipfs-throwaway.sh start "$ipfsdir") || return 1
   as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres ipfs_node" || code=1
-  DATABASE_URL=${url%/*}/ipfs_node IPFS_API_URL=$node_url npx vitest run --project backend --reporter=default --reporter=json \
+  DATABASE_URL=${pg_url%/*}/ipfs_node IPFS_API_URL=$node_url npx vitest run --project backend --reporter=default --reporter=json \
     --outputFile="$results/backend-ipfs-node.json" tests/backend/ipfs.test.ts tests/backend/ipfs-node.test.ts \
     tests/backend/ipfs-upgrades.test.ts tests/backend/ddc.test.ts || code=$?
   scripts/ipfs-throwaway.sh stop "$ipfsdir"
@@ -148,13 +157,18 @@ e2e() {
 # other they are the run's two long poles, about 20 minutes each, and the specs spend much of their time waiting
 # for pages, mails and jobs). Not the default yet: its wall time is not measured on an otherwise idle machine, and
 # on a loaded one the three together made specs hit their 60-second timeout.
+# The PostgreSQL server of the backend stages (the PostgreSQL run, and the IPFS node's suites after the first PGlite
+# half); stopped when the run ends. A server that does not start fails the stages that need it.
+pg_url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || pg_url=""
 if [ "${E2E_BESIDE_BACKEND:-}" = 1 ]; then
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2)" backend_pglite_1 \
-    "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 "Backend over HTTP on PostgreSQL" backend_postgres \
-    "End-to-end (Chromium, JavaScript on and off)" e2e
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node" \
+    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
+    "Backend over HTTP on PostgreSQL" backend_postgres "End-to-end (Chromium, JavaScript on and off)" e2e
 else
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2)" backend_pglite_1 \
-    "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 "Backend over HTTP on PostgreSQL" backend_postgres
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node" \
+    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
+    "Backend over HTTP on PostgreSQL" backend_postgres
+  scripts/pg-throwaway.sh stop "$pgdir"
   stage "End-to-end (Chromium, JavaScript on and off)" e2e
 fi
 
