@@ -27,9 +27,10 @@ export const test = base.extend({
         return context;
       };
       const goto = page.goto.bind(page);
+      // Unless the test asks for the response alone (`waitUntil: "commit"`: it holds the page's scripts back).
       page.goto = async (url, options) => {
         const response = await goto(url, options);
-        await ready(page);
+        if (options?.waitUntil !== "commit") await ready(page);
         return response;
       };
     }

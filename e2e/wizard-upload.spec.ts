@@ -40,6 +40,7 @@ async function onPackagesStep(
   request: Parameters<typeof createActiveUser>[0],
   testInfo: Parameters<typeof uniqueUser>[0],
   prefix: string,
+  beforeOpening?: () => Promise<unknown>,
 ) {
   const user = await createActiveUser(request, uniqueUser(testInfo, prefix));
   const api = await wizardApi(request, user.userName);
@@ -49,7 +50,11 @@ async function onPackagesStep(
     cover: await api.upload("cover", "c.png", PNG),
   });
   await logInAs(page, user.userName, true);
-  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`);
+  await beforeOpening?.();
+  // Without waiting for the page's scripts, which beforeOpening may hold back.
+  await page.goto(`${WIZARD}?appState=add&appId=${appId}&step=packages`, {
+    waitUntil: beforeOpening ? "commit" : "load",
+  });
   return { api, appId: appId as number };
 }
 
@@ -195,4 +200,31 @@ test("a file input is a drop area with JavaScript: a dropped file becomes the in
   await page.getByRole("button", { name: "Upload package" }).click();
   await expect(page.getByTestId("wizard-item")).toHaveCount(1);
   await expect(page.getByTestId("wizard-item")).toContainText("dropped_cc");
+});
+
+test("a file chosen before the page's JavaScript has loaded is kept when the drop area appears around it", async ({
+  page,
+  request,
+}, testInfo) => {
+  // The scripts wait until the file is chosen: a slow connection, where people pick a file from the server's page.
+  let release!: () => void;
+  const scriptsMayLoad = new Promise<void>((resolve) => (release = resolve));
+  const holdScripts = () =>
+    page.route("**/build/**/*.js", async (route) => {
+      await scriptsMayLoad;
+      await route.continue();
+    });
+  await onPackagesStep(page, request, testInfo, "early", holdScripts);
+  await expect(page.getByLabel("Chaincode zip")).toBeAttached();
+  await expect(page.getByTestId("file-drop")).toHaveCount(0);
+  await fillPackage(page, "early_cc", chaincodeZip());
+  release();
+  // Hydrated: the drop area stands around the same input and names the file chosen before it existed.
+  await expect(page.getByTestId("file-drop-chosen")).toHaveText(/^asset\.zip \(/);
+  expect(await page.getByLabel("Chaincode zip").evaluate((input: HTMLInputElement) => input.files?.[0]?.name)).toBe(
+    "asset.zip",
+  );
+  await page.getByRole("button", { name: "Upload package" }).click();
+  await expect(page.getByTestId("wizard-item")).toHaveCount(1);
+  await expect(page.getByTestId("wizard-item")).toContainText("early_cc");
 });

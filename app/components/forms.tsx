@@ -279,7 +279,12 @@ export function FileField({
   const [chosen, setChosen] = useState<{ name: string; size: number } | null>(null);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setHydrated(true);
+    // A file chosen before hydration: the drop zone names it too.
+    const file = input.current?.files?.[0];
+    if (file) setChosen({ name: file.name, size: file.size });
+  }, []);
   const id = `file-${name}`;
   const field = (
     <input
@@ -312,31 +317,39 @@ export function FileField({
       <label htmlFor={id} className="label">
         {label}
       </label>
-      {hydrated ? (
-        <div
-          data-testid="file-drop"
-          onClick={(e) => {
-            if (e.target !== input.current) input.current?.click();
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setOver(true);
-          }}
-          onDragLeave={() => setOver(false)}
-          onDrop={drop}
-          className={`flex cursor-pointer flex-col items-center gap-1 rounded-md border-2 border-dashed px-4 py-5 text-center text-sm focus-within:ring-2 focus-within:ring-brand-500 ${over ? "border-brand-500 bg-brand-50" : errors?.length ? "border-red-300 bg-red-50" : "border-slate-300 bg-white hover:border-brand-400"}`}
-        >
-          {field}
-          <span aria-hidden="true" className="font-medium text-slate-800" data-testid="file-drop-chosen">
-            {chosen ? t("fileDrop.chosen", { name: chosen.name, size: formatSize(chosen.size) }) : t("fileDrop.prompt")}
-          </span>
-          <span aria-hidden="true" className="text-xs text-slate-600">
-            {chosen ? t("fileDrop.replace") : t("fileDrop.click")}
-          </span>
-        </div>
-      ) : (
-        field
-      )}
+      {/* One element tree before and after hydration: the input keeps its place, so a file chosen while the page
+          was still loading its JavaScript is not lost when the drop zone appears around it. */}
+      <div
+        data-testid={hydrated ? "file-drop" : undefined}
+        onClick={(e) => {
+          if (hydrated && e.target !== input.current) input.current?.click();
+        }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={drop}
+        className={
+          hydrated
+            ? `flex cursor-pointer flex-col items-center gap-1 rounded-md border-2 border-dashed px-4 py-5 text-center text-sm focus-within:ring-2 focus-within:ring-brand-500 ${over ? "border-brand-500 bg-brand-50" : errors?.length ? "border-red-300 bg-red-50" : "border-slate-300 bg-white hover:border-brand-400"}`
+            : undefined
+        }
+      >
+        {field}
+        {hydrated ? (
+          <>
+            <span aria-hidden="true" className="font-medium text-slate-800" data-testid="file-drop-chosen">
+              {chosen
+                ? t("fileDrop.chosen", { name: chosen.name, size: formatSize(chosen.size) })
+                : t("fileDrop.prompt")}
+            </span>
+            <span aria-hidden="true" className="text-xs text-slate-600">
+              {chosen ? t("fileDrop.replace") : t("fileDrop.click")}
+            </span>
+          </>
+        ) : null}
+      </div>
       {hint ? (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}
