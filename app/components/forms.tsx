@@ -367,11 +367,20 @@ export function FileField({
  */
 export function ButtonBesideFields({ children, ...props }: ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
+    <BesideFields>
+      <button {...props}>{children}</button>
+    </BesideFields>
+  );
+}
+
+/** What ButtonBesideFields does for a button of another kind (a SubmitButton with its busy state). */
+export function BesideFields({ children }: { children: ReactNode }) {
+  return (
     <div>
       <span aria-hidden="true" className="label invisible">
         &nbsp;
       </span>
-      <button {...props}>{children}</button>
+      {children}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, type FieldMetadata, type SubmissionResult }
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "#contract/store.ts";
-import { FormErrors, SelectField, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { BesideFields, FormErrors, SelectField, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -21,7 +21,7 @@ function RateForm({ service, actionData }: { service: StoreServiceDetail; action
   });
   return (
     <FormProvider context={form.context}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-end gap-2">
+      <Form method="post" {...getFormProps(form)} className="flex flex-wrap items-start gap-2">
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="appId" value={service.appId} />
         <SelectField
@@ -30,9 +30,11 @@ function RateForm({ service, actionData }: { service: StoreServiceDetail; action
           placeholder="—"
           options={[5, 4, 3, 2, 1].map((n) => ({ value: String(n), label: t("service.stars", { count: n }) }))}
         />
-        <SubmitButton intent="rate" className="btn-secondary">
-          {t("service.rateButton")}
-        </SubmitButton>
+        <BesideFields>
+          <SubmitButton intent="rate" className="btn-secondary">
+            {t("service.rateButton")}
+          </SubmitButton>
+        </BesideFields>
       </Form>
     </FormProvider>
   );
