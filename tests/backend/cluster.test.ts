@@ -5,7 +5,9 @@ import path from "node:path";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ResponseCode } from "#contract/envelope.ts";
 import { Msg } from "#contract/messages.ts";
+import { SESSION_CACHE_TTL_MS } from "#backend/http/session-cache.ts";
 import { tinyPng } from "../fixtures/files.ts";
 import { PASSWORD, registration, uniqueName } from "./client.ts";
 import { ownDatabase } from "./in-process.ts";
@@ -128,23 +130,48 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
     expect(registered.code).toBe(0);
   });
 
-  /** A user registered through `a`, activated and signed in through `b`; calls with its token over a side. */
-  async function signedUp(prefix: string, a: Side, b: Side) {
+  /** The first match of `pattern` in the newest mail to `to` that has one, from the cluster's outbox. */
+  function fromMail(to: string, pattern: RegExp): string {
+    const outbox = path.join(dataDir, "outbox");
+    const found = (existsSync(outbox) ? readdirSync(outbox) : [])
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .reverse()
+      .map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string })
+      .find((m) => m.to === to && pattern.test(m.text));
+    if (!found) throw new Error(`no mail to ${to} matching ${pattern}`);
+    return found.text.match(pattern)![1]!;
+  }
+
+  /**
+   * A user registered through `a` (an enterprise, with its licence, when `enterprise`), activated and signed in
+   * through `b`; calls with its token over a side.
+   */
+  async function signedUp(prefix: string, a: Side, b: Side, enterprise = false) {
     const name = uniqueName(prefix);
     const captcha = await vueapi(a, "/anon/captcha/create", {});
-    expect(
-      (
-        await vueapi(a, "/anon/user/register", {
-          payload: { ...registration(name), captchaKey: captcha.data?.captchaKey },
+    const licence = enterprise
+      ? await send(server.baseUrl, a.agent, "/vueapi/upload/licence", {
+          method: "POST",
+          headers: { "Content-Type": "application/octet-stream", "X-File-Name": "licence.png" },
+          body: Buffer.from(tinyPng()),
         })
-      ).code,
-    ).toBe(0);
-    const outbox = path.join(dataDir, "outbox");
-    const mail = (existsSync(outbox) ? readdirSync(outbox) : [])
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => JSON.parse(readFileSync(path.join(outbox, f), "utf8")) as { to: string; text: string })
-      .find((m) => m.to === `${name}@example.com`);
-    const token = mail!.text.match(/UserActivation\?token=([A-Za-z0-9_-]+)/)![1];
+      : null;
+    const company = {
+      userType: "2",
+      companyName: `${name} Ltd`,
+      companyAddress: "1 Road",
+      contactName: "Zhang",
+      country: "Germany",
+      creditCode: "DE12345678",
+    };
+    const registered = await vueapi(a, "/anon/user/register", {
+      payload: { ...registration(name, enterprise ? company : undefined), captchaKey: captcha.data?.captchaKey },
+      ...(licence ? { licence: { uploadId: licence.data.uploadId } } : {}),
+    });
+    expect(registered.code, JSON.stringify(registered)).toBe(0);
+    const email = `${name}@example.com`;
+    const token = fromMail(email, /UserActivation\?token=([A-Za-z0-9_-]+)/);
     expect((await vueapi(b, "/anon/user/activate", { token })).code).toBe(0);
     const loginCaptcha = await vueapi(b, "/anon/captcha/create", {});
     const login = await vueapi(b, "/main/user/login", {
@@ -160,8 +187,30 @@ describe.skipIf(!DATABASE_URL)(`WORKERS=2 on PostgreSQL${DATABASE_URL ? "" : ` (
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${login.data.token}` },
         body: JSON.stringify({ userLanguage: "en", ...body }),
       });
-    return Object.assign(call, { token: login.data.token as string });
+    return Object.assign(call, { token: login.data.token as string, email });
   }
+
+  it("a removed member's sessions end in both workers within the session cache's lifetime (issue 33)", async () => {
+    const [a, b] = sides as [Side, Side];
+    const owner = await signedUp("clo", a, b, true);
+    const member = await signedUp("clm", b, a);
+    const accountId = (await owner(a, "/main/getClientInfo", {})).data.userId as number;
+    expect((await owner(a, "/sys/team/invite", { email: member.email, role: "developer" })).code).toBe(0);
+    const invitation = fromMail(member.email, /team\/accept\?token=([A-Za-z0-9_-]+)/);
+    expect((await member(b, "/main/team/accept", { token: invitation })).code).toBe(0);
+    expect((await member(a, "/main/team/switch", { teamAccountId: accountId })).code).toBe(0);
+    // Acting for the account through both workers: each process now holds the member's session in its cache.
+    for (const side of [a, b]) expect((await member(side, "/main/getClientInfo", {})).data.userId).toBe(accountId);
+    const memberId = (await member(b, "/main/getClientInfo", {})).data.member.memberId as number;
+
+    // Removed through one worker; once the cache's lifetime has passed, neither process takes the session.
+    expect((await owner(a, "/sys/team/remove", { memberId })).code).toBe(0);
+    await new Promise((r) => setTimeout(r, SESSION_CACHE_TTL_MS + 500));
+    for (const side of [a, b])
+      expect((await member(side, "/main/getClientInfo", {})).code).toBe(ResponseCode.SESSION_INVALID);
+    // The owner's own session is untouched in both.
+    for (const side of [a, b]) expect((await owner(side, "/main/getClientInfo", {})).data.userId).toBe(accountId);
+  });
 
   it("a job runs once although both workers poll for due jobs every 100 ms", async () => {
     const [a, b] = sides as [Side, Side];
