@@ -77,6 +77,7 @@ export const ACTIVITY_RULES = {
   "/sys/system/clientInfo/resubmitCertification": { action: "certification.resubmit", target: null },
   // Members (permission `members`): the list is a read of the owner's.
   "/sys/team/members": "none",
+  "/sys/team/keysSeen": "none",
   "/sys/team/invite": { action: "team.invite", detail: ["email", "role"] },
   "/sys/team/resend": { action: "team.resend" },
   "/sys/team/cancelInvitation": { action: "team.cancelInvitation" },

@@ -36,6 +36,29 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
+/**
+ * The keys and secrets whose entries mean a member has seen them (shown, downloaded or set), as the Members page
+ * lists them when a member is removed (issue 33 "removing a member offers to regenerate the keys they saw"). A test
+ * identity's key is left out: it signs only on the test network. A certificate's download counts when it was the
+ * private key.
+ */
+export const SEEN_KEY_ACTIONS = [
+  "publicChain.projectKey",
+  "publicChain.keystore",
+  "ipfs.key",
+  "dedicatedNode.password",
+  "participation.certificateFile",
+] as const;
+export type SeenKeyAction = (typeof SEEN_KEY_ACTIONS)[number];
+
+export const keySeenSchema = z.object({
+  action: z.enum(SEEN_KEY_ACTIONS),
+  targetId: z.string().nullable(),
+  /** The member's latest entry for it. */
+  lastAt: z.string(),
+});
+export type KeySeen = z.infer<typeof keySeenSchema>;
+
 /** Who has acted in the account (the member filter's choices): members past and present. */
 const actorSchema = z.object({ memberId: z.number().int(), memberName: z.string() });
 
@@ -54,5 +77,12 @@ export const activityPaths = {
     permission: "read",
     payload: activityFilterSchema,
     data: z.object({ rows: z.array(activityEntrySchema), total: z.number().int(), truncated: z.boolean() }),
+  },
+  /** The keys a member (present or removed) has seen in the account, newest first; for its owner. */
+  "/sys/team/keysSeen": {
+    auth: "user",
+    permission: "members",
+    payload: z.object({ memberId: z.number().int().positive().max(2_147_483_647) }),
+    data: z.object({ memberName: z.string().nullable(), keys: z.array(keySeenSchema) }),
   },
 } satisfies Record<string, PathSpec>;

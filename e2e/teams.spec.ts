@@ -228,7 +228,7 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   await expect(page.getByRole("navigation", { name: "Console menu" })).toBeVisible();
 });
 
-test("a developer deploys a contract from the IDE but cannot recharge; the owner removes them", async ({
+test("a developer deploys a contract from the IDE but cannot recharge; the owner removes them, offered to change the key they saw", async ({
   page,
   request,
 }, testInfo) => {
@@ -288,12 +288,60 @@ test("a developer deploys a contract from the IDE but cannot recharge; the owner
     page.getByTestId("activity-entry").filter({ hasText: "Deployed a contract from the IDE" }),
   ).toContainText(developer.userName);
 
-  // The owner removes the developer (a confirm step, with and without JavaScript).
+  // The developer sees a project key of the account (through the protocol: a plan, a project, its key shown).
+  const projectId = await developerSeesAProjectKey(request, owner.apiToken, developer.userName);
+
+  // The owner removes the developer (a confirm step, with and without JavaScript), offered to change that key
+  // before and after (issue 33).
   await page.goto("/g/home/userCenter/Members");
   if (js) await ready(page);
   await page.getByTestId(`member-${developer.userName}`).getByRole("link", { name: "Remove" }).click();
-  await expect(page.getByTestId("confirm-remove")).toBeVisible();
+  const confirm = page.getByTestId("confirm-remove");
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByTestId("keys-seen")).toContainText(`Project key of public-chain project ${projectId}`);
   await page.getByRole("button", { name: "Remove member" }).click();
   await expect(page.getByTestId("flash")).toContainText("Member removed.");
   await expect(page.getByTestId(`member-${developer.userName}`)).toHaveCount(0);
+  const after = page.getByTestId("keys-after");
+  await expect(after.getByRole("heading")).toHaveText(`Change the keys ${developer.userName} saw`);
+  await after.getByRole("link", { name: "Regenerate the key" }).click();
+  await expect(page).toHaveURL(new RegExp(`/PermissionlessServices/Project\\?projectId=${projectId}$`));
 });
+
+/**
+ * The developer, acting for the owner's account within a spending limit, buys a plan, makes a project and is shown
+ * its key: answers the project's id.
+ */
+async function developerSeesAProjectKey(request: APIRequestContext, ownerToken: string, developerName: string) {
+  const accountId = (await vueapi(request, "/main/getClientInfo", {}, ownerToken)).userId as number;
+  const token = await apiLogin(request, developerName);
+  await vueapi(request, "/main/team/switch", { teamAccountId: accountId }, token);
+  const memberId = (await vueapi(request, "/main/getClientInfo", {}, token)).member.memberId as number;
+  await vueapi(request, "/test/fixtures", { grantCents: 10_000 }, ownerToken);
+  await vueapi(request, "/sys/team/spendLimit", { memberId, spendLimit: "100" }, ownerToken);
+  const orgs = await vueapi(
+    request,
+    "/sys/pubChainOrg/queryPubOrgList",
+    { page: { pageSize: 10, pageIndex: 1, condition: { orgName: "Shang", appType: 1 } } },
+    token,
+  );
+  const plan = await vueapi(
+    request,
+    "/sys/opc/plan/buy",
+    { orgId: orgs.page.rows[0].orgId, idempotencyKey: `e2e-team-${developerName}` },
+    token,
+  );
+  const project = await vueapi(
+    request,
+    "/sys/opc/project/create",
+    { planId: plan.planId, name: "team project", framework: "evm", dailyRequests: "10000" },
+    token,
+  );
+  await expect
+    .poll(
+      async () => (await vueapi(request, "/sys/opc/project/detail", { projectId: project.projectId }, token)).status,
+    )
+    .toBe(11);
+  await vueapi(request, "/sys/opc/project/key", { projectId: project.projectId, action: "show" }, token);
+  return project.projectId as number;
+}

@@ -24,13 +24,13 @@ const idOf = (form: FormData, field: string) => {
 
 /**
  * The Members page's forms by intent (issue 33): the backend call each makes and the flash of its success;
- * null for an unknown intent or a form that names nothing (a 400). The values are checked again by the
+ * null for an unknown intent or a form that names nothing (a 400); `to` is where a success goes (after the page). The values are checked again by the
  * contract's schemas in the backend; a refusal comes back as the flash of its message.
  */
 export function teamIntent(
   api: Api,
   form: FormData,
-): { run: () => Promise<VueapiResult<unknown>>; success: string } | null {
+): { run: () => Promise<VueapiResult<unknown>>; success: string; to?: string } | null {
   const intent = form.get("intent");
   const role = assignableRoleSchema.safeParse(form.get("role"));
   const memberId = idOf(form, "memberId");
@@ -53,7 +53,12 @@ export function teamIntent(
         : null;
     case "remove":
       return memberId
-        ? { run: () => api.call("/sys/team/remove", { memberId }), success: "common:team.removed" }
+        ? {
+            run: () => api.call("/sys/team/remove", { memberId }),
+            success: "common:team.removed",
+            // The page then offers to change the keys the member saw (issue 33).
+            to: `?removed=${memberId}`,
+          }
         : null;
     case "transfer":
       return memberId

@@ -23,17 +23,25 @@ const PAGE = "/g/home/userCenter/Members";
 /**
  * Members (issue 33, docs/decisions/075): the account's members and open invitations, for its owner; another
  * role gets the 403 inside the shell (the backend refuses `/sys/team/members`). `?remove=<id>` and
- * `?transfer=<id>` ask to confirm, with and without JavaScript.
+ * `?transfer=<id>` ask to confirm, with and without JavaScript; `?removed=<id>` (after a removal) lists the keys the
+ * member saw, each with where to change it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
-  const team = await apiFor(request, viewer).load("/sys/team/members", {});
+  const api = apiFor(request, viewer);
+  const team = await api.load("/sys/team/members", {});
+  const removing = positiveParam(url.searchParams.get("remove"));
+  const removed = positiveParam(url.searchParams.get("removed"));
+  // Before and after a removal: the keys the member saw, to be changed (issue 33).
+  const seenBy = removing ?? removed;
+  const seen = seenBy ? await api.load("/sys/team/keysSeen", { memberId: seenBy }) : null;
   return json({
     team,
     language: viewer.language,
-    removing: positiveParam(url.searchParams.get("remove")),
+    removing,
     transferring: positiveParam(url.searchParams.get("transfer")),
+    keysSeen: seen && seenBy ? { memberId: seenBy, removed: removed === seenBy && !removing, ...seen } : null,
   });
 }
 
@@ -46,7 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const call = teamIntent(api, form);
   if (!call) throw badRequest();
   const result = await call.run();
-  return redirectAfter(request, result, PAGE, call.success);
+  return redirectAfter(request, result, `${PAGE}${call.to ?? ""}`, call.success, PAGE);
 }
 
 /** A member's spending limit (ADR 080), for the row of `memberId`. */

@@ -115,6 +115,20 @@ describe("recording", () => {
       [developer.userName, "publicChain.projectKey", String(project.projectId), { action: "show" }],
     ]);
     expect(JSON.stringify(await list(owner.token))).not.toContain(apiKey);
+
+    // What the Members page offers to change when the developer is removed (issue 33): the key, once, for the owner.
+    const seen = await ok("/sys/team/keysSeen", { memberId: developer.userId }, owner.token);
+    expect(seen.memberName).toBe(developer.userName);
+    expect(seen.keys.map((k: any) => [k.action, k.targetId])).toEqual([
+      ["publicChain.projectKey", String(project.projectId)],
+    ]);
+    expect(Date.parse(seen.keys[0].lastAt)).not.toBeNaN();
+    expect((await ok("/sys/team/keysSeen", { memberId: viewer.userId }, owner.token)).keys).toEqual([]);
+    // Another account's view of the same login: nothing (its entries are this account's).
+    const stranger = await enterpriseUser("tas");
+    expect((await ok("/sys/team/keysSeen", { memberId: developer.userId }, stranger.token)).keys).toEqual([]);
+    // Only the owner (permission `members`) may ask.
+    expect((await call("/sys/team/keysSeen", { memberId: developer.userId }, finance.token)).message).toBe("MSG_33005");
   }, 120_000);
 });
 

@@ -1,8 +1,10 @@
 import { Form, Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { InviteForm, type InviteAnswer } from "./InviteForm.tsx";
+import { KeysSeenAfterRemoval, KeysSeenList, type KeysSeenData } from "./KeysSeen.tsx";
 import { SpendLimitForm, type SpendLimitAnswer } from "./SpendLimitForm.tsx";
 
 type Member = {
@@ -25,6 +27,8 @@ export type MembersData = {
   };
   removing: number | null;
   transferring: number | null;
+  /** The keys of the member being removed, or just removed (issue 33). */
+  keysSeen: KeysSeenData | null;
   language: "en" | "zh-CN";
   /** The spending-limit form's refusal, shown at its field with what was typed (ADR 080). */
   limitAnswer?: SpendLimitAnswer | null;
@@ -53,10 +57,12 @@ function ConfirmBox({
   member,
   kind,
   confirmationName,
+  children,
 }: {
   member: Member;
   kind: "remove" | "transfer";
   confirmationName: string;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -72,6 +78,7 @@ function ConfirmBox({
       <p className="text-sm text-slate-700">
         {t(`team.${kind}.question`, { name: member.userName, confirmationName })}
       </p>
+      {children}
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="memberId" value={member.memberId} />
         {kind === "transfer" ? (
@@ -92,7 +99,15 @@ function ConfirmBox({
 }
 
 /** The Members page (issue 33): members with their roles, open invitations, the invite form. */
-export function MembersPage({ team, removing, transferring, language, limitAnswer, inviteAnswer }: MembersData) {
+export function MembersPage({
+  team,
+  removing,
+  transferring,
+  keysSeen,
+  language,
+  limitAnswer,
+  inviteAnswer,
+}: MembersData) {
   const { t } = useTranslation();
   const removingMember = team.members.find((m) => m.memberId === removing && m.role !== "owner");
   const transferTo = team.members.find((m) => m.memberId === transferring && m.role !== "owner");
@@ -109,8 +124,16 @@ export function MembersPage({ team, removing, transferring, language, limitAnswe
           />
         }
       />
+      {keysSeen ? <KeysSeenAfterRemoval seen={keysSeen} language={language} /> : null}
       {removingMember ? (
-        <ConfirmBox member={removingMember} kind="remove" confirmationName={team.confirmationName} />
+        <ConfirmBox member={removingMember} kind="remove" confirmationName={team.confirmationName}>
+          {keysSeen?.memberId === removingMember.memberId && keysSeen.keys.length ? (
+            <>
+              <p className="text-sm text-slate-700">{t("team.keysSeen.intro", { name: removingMember.userName })}</p>
+              <KeysSeenList keys={keysSeen.keys} language={language} />
+            </>
+          ) : null}
+        </ConfirmBox>
       ) : null}
       {transferTo ? <ConfirmBox member={transferTo} kind="transfer" confirmationName={team.confirmationName} /> : null}
       <section className="card overflow-x-auto" aria-labelledby="members-title">

@@ -1,5 +1,11 @@
-import { and, count, desc, eq, gte, lt, max, type SQL } from "drizzle-orm";
-import { ACTIVITY_EXPORT_LIMIT, type ActivityEntry, type ActivityFilter } from "#contract/activity.ts";
+import { and, count, desc, eq, gte, inArray, lt, max, ne, or, sql, type SQL } from "drizzle-orm";
+import {
+  ACTIVITY_EXPORT_LIMIT,
+  SEEN_KEY_ACTIONS,
+  type ActivityEntry,
+  type ActivityFilter,
+  type KeySeen,
+} from "#contract/activity.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
 import { teamActivity } from "#backend/db/tables.ts";
@@ -89,4 +95,39 @@ export async function listActivity(input: Payload<"/sys/team/activity">, { deps,
 export async function exportActivity(input: Payload<"/sys/team/activityExport">, { deps, user }: SignedInContext) {
   const { rows, total } = await entries(deps.db, user.id, input, ACTIVITY_EXPORT_LIMIT, 0);
   return { rows, total, truncated: total > rows.length };
+}
+
+/**
+ * POST /sys/team/keysSeen: the keys and secrets `memberId` has seen in the acting account (its Team activity entries
+ * of SEEN_KEY_ACTIONS), one line per key with the latest time, newest first; their name as they last acted. A login
+ * that never acted in the account has seen nothing here: an empty list, whoever it is.
+ */
+export async function keysSeen(input: Payload<"/sys/team/keysSeen">, { deps, user }: SignedInContext) {
+  const lastAt = max(teamActivity.at);
+  const rows = await deps.db
+    .select({ action: teamActivity.action, targetId: teamActivity.targetId, lastAt, lastId: max(teamActivity.id) })
+    .from(teamActivity)
+    .where(
+      and(
+        eq(teamActivity.accountId, user.id),
+        eq(teamActivity.memberId, input.memberId),
+        inArray(teamActivity.action, [...SEEN_KEY_ACTIONS]),
+        // A certificate itself is public: only its private key's download counts.
+        or(ne(teamActivity.action, "participation.certificateFile"), eq(sql`${teamActivity.details}->>'kind'`, "key")),
+      ),
+    )
+    .groupBy(teamActivity.action, teamActivity.targetId)
+    .orderBy(desc(lastAt), desc(max(teamActivity.id)));
+  const [named] = await deps.db
+    .select({ memberName: teamActivity.memberName })
+    .from(teamActivity)
+    .where(and(eq(teamActivity.accountId, user.id), eq(teamActivity.memberId, input.memberId)))
+    .orderBy(desc(teamActivity.id))
+    .limit(1);
+  const keys: KeySeen[] = rows.map((r) => ({
+    action: r.action as KeySeen["action"],
+    targetId: r.targetId,
+    lastAt: new Date(r.lastAt as unknown as string | Date).toISOString(),
+  }));
+  return { memberName: named?.memberName ?? null, keys };
 }

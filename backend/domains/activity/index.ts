@@ -1,6 +1,6 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
-import { exportActivity, listActivity } from "./handlers.ts";
+import { exportActivity, keysSeen, listActivity } from "./handlers.ts";
 
 /**
  * Team activity, read side (issue 33 "who did what", docs/decisions/079; contract/activity.ts). Entries are
@@ -12,5 +12,6 @@ export default defineDomain({
   handlers: handlersOf({
     "/sys/team/activity": listActivity,
     "/sys/team/activityExport": exportActivity,
+    "/sys/team/keysSeen": keysSeen,
   }),
 });
