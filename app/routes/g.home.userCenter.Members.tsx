@@ -33,9 +33,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const team = await api.load("/sys/team/members", {});
   const removing = positiveParam(url.searchParams.get("remove"));
   const removed = positiveParam(url.searchParams.get("removed"));
-  // Before and after a removal: the keys the member saw, to be changed (issue 33).
+  // Before and after a removal: the keys the member saw, to be changed (issue 33). Nothing for a login that is not
+  // and never was this account's member (the backend refuses it).
   const seenBy = removing ?? removed;
-  const seen = seenBy ? await api.load("/sys/team/keysSeen", { memberId: seenBy }) : null;
+  const answer = seenBy ? await api.call("/sys/team/keysSeen", { memberId: seenBy }) : null;
+  if (answer && !answer.ok && answer.status >= 500) throw failureResponse(answer);
+  const seen = answer?.ok ? answer.data : null;
   return json({
     team,
     language: viewer.language,

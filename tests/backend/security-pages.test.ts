@@ -270,10 +270,12 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     billId: { kind: "bill", expect: "404" },
     confirm: { notId: "pay confirmation" },
   },
-  // Teams (issue 33): a member to confirm removing or making owner (only the caller's own team's are shown); the
-  // switcher's account (another's is refused with a flash); an invitation's link (a capability).
+  // Teams (issue 33): a member to confirm removing or making owner, or just removed (only the caller's own team's
+  // are shown, with the keys they saw in it); the switcher's account (another's is refused with a flash); an
+  // invitation's link (a capability).
   "g.home.userCenter.Members.tsx": {
     remove: { kind: "user", expect: "no-data" },
+    removed: { kind: "user", expect: "no-data" },
     transfer: { kind: "user", expect: "no-data" },
   },
   "g.home.team.switch.tsx": { accountId: { kind: "user", expect: "no-data" } },

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ACTIVITY_EXPORT_LIMIT } from "#contract/activity.ts";
+import { Msg } from "#contract/messages.ts";
 import { activeUser, call } from "./client.ts";
 import { addMember, enterpriseUser, type Identity } from "./security/team.ts";
 import { waitFor } from "../support/wait.ts";
@@ -124,9 +125,11 @@ describe("recording", () => {
     ]);
     expect(Date.parse(seen.keys[0].lastAt)).not.toBeNaN();
     expect((await ok("/sys/team/keysSeen", { memberId: viewer.userId }, owner.token)).keys).toEqual([]);
-    // Another account's view of the same login: nothing (its entries are this account's).
+    // Another account cannot ask about the same login: not its member, never acted in it.
     const stranger = await enterpriseUser("tas");
-    expect((await ok("/sys/team/keysSeen", { memberId: developer.userId }, stranger.token)).keys).toEqual([]);
+    expect((await call("/sys/team/keysSeen", { memberId: developer.userId }, stranger.token)).message).toBe(
+      Msg.NOT_A_MEMBER,
+    );
     // Only the owner (permission `members`) may ask.
     expect((await call("/sys/team/keysSeen", { memberId: developer.userId }, finance.token)).message).toBe("MSG_33005");
   }, 120_000);

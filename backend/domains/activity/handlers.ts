@@ -9,6 +9,7 @@ import {
 import { Msg } from "#contract/messages.ts";
 import type { Db } from "#backend/db/client.ts";
 import { teamActivity } from "#backend/db/tables.ts";
+import { teamMembers } from "#backend/domains/accounts/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { Payload, SignedInContext } from "#backend/http/router.ts";
 
@@ -99,10 +100,16 @@ export async function exportActivity(input: Payload<"/sys/team/activityExport">,
 
 /**
  * POST /sys/team/keysSeen: the keys and secrets `memberId` has seen in the acting account (its Team activity entries
- * of SEEN_KEY_ACTIONS), one line per key with the latest time, newest first; their name as they last acted. A login
- * that never acted in the account has seen nothing here: an empty list, whoever it is.
+ * of SEEN_KEY_ACTIONS), one line per key with the latest time, newest first; their name as they last acted. The login
+ * is a member of the account now or has acted in it (a removed member); any other is refused (not a member).
  */
 export async function keysSeen(input: Payload<"/sys/team/keysSeen">, { deps, user }: SignedInContext) {
+  const [member] = await deps.db
+    .select({ role: teamMembers.role })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.accountId, user.id), eq(teamMembers.memberId, input.memberId)))
+    .limit(1);
+  if (!member) await checkMemberFilter(deps.db, user.id, input.memberId);
   const lastAt = max(teamActivity.at);
   const rows = await deps.db
     .select({ action: teamActivity.action, targetId: teamActivity.targetId, lastAt, lastId: max(teamActivity.id) })
