@@ -26,9 +26,52 @@ export default async function setup(project: TestProject) {
     const built = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
     if (built.status !== 0) throw new Error("remix build failed");
   }
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
   const testCaptcha = "TEST1";
+  // The port is free when asked for, but the server listens only once it has booted (a minute or more on a loaded
+  // machine, beside two other backend runs whose services bind ports of their own): taken by then, the server exits
+  // with EADDRINUSE, and it starts again on another port, in a new data directory.
+  let started: Started | undefined;
+  let dataDir = "";
+  for (let attempt = 1; !started; attempt++) {
+    dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
+    const tried = await startServer(root, await freePort(), dataDir, testCaptcha);
+    if (tried.portTaken && attempt < 3) {
+      console.warn(`the test server's port ${tried.baseUrl} was taken while it booted: starting it on another`);
+      rmSync(dataDir, { recursive: true, force: true });
+      continue;
+    }
+    if (tried.error) throw tried.error;
+    started = tried;
+  }
+  const { server, baseUrl } = started;
+  project.provide("baseUrl", baseUrl);
+  project.provide("dataDir", dataDir);
+  project.provide("testCaptcha", testCaptcha);
+  project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
+  project.provide("serverPid", server.pid ?? 0);
+  return async () => {
+    // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
+    // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that
+    // ignores SIGTERM is a bug of its own (an open handle), said here and then killed.
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGTERM");
+      const force = setTimeout(() => {
+        console.warn("the test server did not exit within 5 s of SIGTERM: killed");
+        server.kill("SIGKILL");
+      }, 5_000);
+      await exited;
+      clearTimeout(force);
+    }
+    // The run's database (and the files, chains and IPFS blocks beside it) is of no use once the run is over.
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+type Started = { server: ChildProcess; baseUrl: string; portTaken?: boolean; error?: Error };
+
+/** Starts the server on `port` and waits until /healthz answers; says whether it failed because the port was taken. */
+async function startServer(root: string, port: number, dataDir: string, testCaptcha: string): Promise<Started> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
@@ -53,42 +96,30 @@ export default async function setup(project: TestProject) {
       TRUST_PROXY: "loopback",
       RATE_LIMIT_EXEMPT: "127.0.0.1",
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  // Its errors still reach the run's output; the start's are also read for EADDRINUSE.
+  let portTaken = false;
+  server.stderr!.on("data", (chunk: Buffer) => {
+    if (chunk.includes("EADDRINUSE")) portTaken = true;
+    process.stderr.write(chunk);
   });
   // A first start migrates and seeds a fresh database: on a loaded machine (the end-to-end run and the other
   // backend run start at the same moment, scripts/test.sh) that took over two minutes.
   const deadline = Date.now() + 300_000;
   for (;;) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    if (server.exitCode !== null)
+      return { server, baseUrl, portTaken, error: new Error(`server exited with ${server.exitCode}`) };
     try {
       const res = await fetch(`${baseUrl}/healthz`);
-      if (res.ok) break;
+      if (res.ok) return { server, baseUrl };
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("server did not become ready in 300 s");
+    if (Date.now() > deadline) {
+      server.kill("SIGKILL");
+      return { server, baseUrl, error: new Error("server did not become ready in 300 s") };
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
-  project.provide("baseUrl", baseUrl);
-  project.provide("dataDir", dataDir);
-  project.provide("testCaptcha", testCaptcha);
-  project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
-  project.provide("serverPid", server.pid ?? 0);
-  return async () => {
-    // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
-    // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that
-    // ignores SIGTERM is a bug of its own (an open handle), said here and then killed.
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((resolve) => server.once("exit", resolve));
-      server.kill("SIGTERM");
-      const force = setTimeout(() => {
-        console.warn("the test server did not exit within 5 s of SIGTERM: killed");
-        server.kill("SIGKILL");
-      }, 5_000);
-      await exited;
-      clearTimeout(force);
-    }
-    // The run's database (and the files, chains and IPFS blocks beside it) is of no use once the run is over.
-    rmSync(dataDir, { recursive: true, force: true });
-  };
 }
