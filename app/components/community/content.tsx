@@ -46,7 +46,8 @@ export function AnnouncementBanner({ items }: { items: BannerItem[] }) {
         {items.map((a) => (
           <li key={a.postId} className="flex flex-wrap items-center gap-2">
             <span className="font-semibold">{t("banner.label")}:</span>
-            <Link to={`/g/main/announcementDetail?id=${a.postId}`} className="underline">
+            {/* The operator's own words (user data: the words walks do not judge them). */}
+            <Link to={`/g/main/announcementDetail?id=${a.postId}`} className="underline" data-user-content="">
               {a.title}
             </Link>
             <FallbackBadge fallback={a.fallback} />
