@@ -17,6 +17,8 @@ case "$cmd" in
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
   stop)
+    # Already stopped (scripts/test.sh stops it after the backend stages, and again when the run ends): nothing to do.
+    [ -f "$dir/data/postmaster.pid" ] || exit 0
     as_owner "'$bin/pg_ctl' -D '$dir/data' -m fast -w stop >/dev/null" || true
     ;;
   *) echo "usage: $0 start DIR PORT | stop DIR" >&2; exit 2 ;;
