@@ -30,13 +30,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const api = apiFor(request, viewer);
-  const team = await api.load("/sys/team/members", {});
   const removing = positiveParam(url.searchParams.get("remove"));
   const removed = positiveParam(url.searchParams.get("removed"));
   // Before and after a removal: the keys the member saw, to be changed (issue 33). Nothing for a login that is not
   // and never was this account's member (the backend refuses it).
   const seenBy = removing ?? removed;
-  const answer = seenBy ? await api.call("/sys/team/keysSeen", { memberId: seenBy }) : null;
+  const [team, answer] = await Promise.all([
+    api.load("/sys/team/members", {}),
+    seenBy ? api.call("/sys/team/keysSeen", { memberId: seenBy }) : null,
+  ]);
   if (answer && !answer.ok && answer.status >= 500) throw failureResponse(answer);
   const seen = answer?.ok ? answer.data : null;
   return json({
@@ -44,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     language: viewer.language,
     removing,
     transferring: positiveParam(url.searchParams.get("transfer")),
-    keysSeen: seen && seenBy ? { memberId: seenBy, removed: removed === seenBy && !removing, ...seen } : null,
+    keysSeen: seen && seenBy ? { memberId: seenBy, removed: removing === null, ...seen } : null,
   });
 }
 

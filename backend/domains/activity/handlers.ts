@@ -104,15 +104,25 @@ export async function exportActivity(input: Payload<"/sys/team/activityExport">,
  * is a member of the account now or has acted in it (a removed member); any other is refused (not a member).
  */
 export async function keysSeen(input: Payload<"/sys/team/keysSeen">, { deps, user }: SignedInContext) {
-  const [member] = await deps.db
-    .select({ role: teamMembers.role })
-    .from(teamMembers)
-    .where(and(eq(teamMembers.accountId, user.id), eq(teamMembers.memberId, input.memberId)))
+  const [named] = await deps.db
+    .select({ memberName: teamActivity.memberName })
+    .from(teamActivity)
+    .where(and(eq(teamActivity.accountId, user.id), eq(teamActivity.memberId, input.memberId)))
+    .orderBy(desc(teamActivity.id))
     .limit(1);
-  if (!member) await checkMemberFilter(deps.db, user.id, input.memberId);
+  if (!named) {
+    // Never acted here: a member who has seen nothing yet, or not this account's at all.
+    const [member] = await deps.db
+      .select({ memberId: teamMembers.memberId })
+      .from(teamMembers)
+      .where(and(eq(teamMembers.accountId, user.id), eq(teamMembers.memberId, input.memberId)))
+      .limit(1);
+    if (!member) throw new ApiError(Msg.NOT_A_MEMBER);
+    return { memberName: null, keys: [] };
+  }
   const lastAt = max(teamActivity.at);
   const rows = await deps.db
-    .select({ action: teamActivity.action, targetId: teamActivity.targetId, lastAt, lastId: max(teamActivity.id) })
+    .select({ action: teamActivity.action, targetId: teamActivity.targetId, lastAt })
     .from(teamActivity)
     .where(
       and(
@@ -125,16 +135,10 @@ export async function keysSeen(input: Payload<"/sys/team/keysSeen">, { deps, use
     )
     .groupBy(teamActivity.action, teamActivity.targetId)
     .orderBy(desc(lastAt), desc(max(teamActivity.id)));
-  const [named] = await deps.db
-    .select({ memberName: teamActivity.memberName })
-    .from(teamActivity)
-    .where(and(eq(teamActivity.accountId, user.id), eq(teamActivity.memberId, input.memberId)))
-    .orderBy(desc(teamActivity.id))
-    .limit(1);
   const keys: KeySeen[] = rows.map((r) => ({
     action: r.action as KeySeen["action"],
     targetId: r.targetId,
     lastAt: new Date(r.lastAt as unknown as string | Date).toISOString(),
   }));
-  return { memberName: named?.memberName ?? null, keys };
+  return { memberName: named.memberName, keys };
 }
