@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import type { KeySeen, SeenKeyAction } from "#contract/activity.ts";
 import { formatDate } from "#app/lib/format.ts";
 
@@ -42,17 +42,24 @@ export function KeysSeenList({ keys, language }: { keys: KeySeen[]; language: "e
   );
 }
 
+/** A member's name inside a sentence, marked as user data (the words walks do not judge it). */
+export function NameIn({ i18nKey, name }: { i18nKey: string; name: string }) {
+  const { t } = useTranslation();
+  return <Trans t={t} i18nKey={i18nKey} values={{ name }} components={{ name: <span data-user-content="" /> }} />;
+}
+
 /** After a removal: the keys the removed member saw, to be changed now. */
 export function KeysSeenAfterRemoval({ seen, language }: { seen: KeysSeenData; language: "en" | "zh-CN" }) {
-  const { t } = useTranslation();
   if (!seen.removed || seen.keys.length === 0) return null;
   const name = seen.memberName ?? "";
   return (
     <section className="card space-y-3 border-amber-300" aria-labelledby="keys-seen-title" data-testid="keys-after">
       <h2 id="keys-seen-title" className="text-base font-semibold">
-        {t("team.keysSeen.after", { name })}
+        <NameIn i18nKey="team.keysSeen.after" name={name} />
       </h2>
-      <p className="text-sm text-slate-700">{t("team.keysSeen.afterIntro", { name })}</p>
+      <p className="text-sm text-slate-700">
+        <NameIn i18nKey="team.keysSeen.afterIntro" name={name} />
+      </p>
       <KeysSeenList keys={seen.keys} language={language} />
     </section>
   );

@@ -4,7 +4,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { InviteForm, type InviteAnswer } from "./InviteForm.tsx";
-import { KeysSeenAfterRemoval, KeysSeenList, type KeysSeenData } from "./KeysSeen.tsx";
+import { KeysSeenAfterRemoval, KeysSeenList, NameIn, type KeysSeenData } from "./KeysSeen.tsx";
 import { SpendLimitForm, type SpendLimitAnswer } from "./SpendLimitForm.tsx";
 
 type Member = {
@@ -129,7 +129,9 @@ export function MembersPage({
         <ConfirmBox member={removingMember} kind="remove" confirmationName={team.confirmationName}>
           {keysSeen?.memberId === removingMember.memberId && keysSeen.keys.length ? (
             <>
-              <p className="text-sm text-slate-700">{t("team.keysSeen.intro", { name: removingMember.userName })}</p>
+              <p className="text-sm text-slate-700">
+                <NameIn i18nKey="team.keysSeen.intro" name={removingMember.userName} />
+              </p>
               <KeysSeenList keys={keysSeen.keys} language={language} />
             </>
           ) : null}
