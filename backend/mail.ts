@@ -16,7 +16,9 @@ export type MailKind =
   | "supportReply"
   | "newsletterConfirm"
   | "newsletter"
-  | "teamInvitation";
+  | "teamInvitation"
+  | "moneyNotice"
+  | "servicesNotice";
 
 /**
  * What a mail may carry beside its text: an HTML part (already safe: rendered by the caller, e.g. Markdown through

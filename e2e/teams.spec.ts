@@ -187,6 +187,14 @@ test("a finance member pays a bill and applies for an invoice, but may not publi
   await page.getByTestId("bill-row").getByRole("link", { name: "Pay", exact: true }).click();
   await page.getByRole("button", { name: "Pay now" }).click();
   await expect(page.getByTestId("flash")).toContainText("was paid: $12.50");
+  // The payment is mailed to the finance member (mails by role, docs/decisions/085); the mail's link opens the
+  // account's Message center through the account switcher.
+  const mail = await waitForMail(finance.email, /was paid from your balance: \$12\.50/);
+  expect(mail.subject).toBe(`${company}: a billing notice from the BSN Portal`);
+  const centerLink = new URL(mail.text.match(/https?:\/\/\S+\/g\/home\/team\/switch\?\S+/)![0]);
+  await page.goto(centerLink.pathname + centerLink.search);
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/MessageCenter$/);
+  await expect(page.getByText(/was paid from your balance: \$12\.50/)).toBeVisible();
 
   // Applies for an invoice on it.
   await page.goto("/g/home/userCenter/Invoices");

@@ -1,6 +1,7 @@
 import type { MessageRefKind } from "#contract/platform.ts";
 import {
   bigserial,
+  check,
   index,
   integer,
   jsonb,
@@ -114,8 +115,14 @@ export const users = pgTable(
     companyProfile: text("company_profile"),
     companyUrl: text("company_url"),
     fax: text("fax"),
+    /**
+     * The language the login last signed in (or registered) with, "en" or "zh-CN": the language of the mails the
+     * product sends them on its own (a message about the account's money or services, docs/decisions/085).
+     */
+    language: text("language").notNull().default("en"),
   },
   (t) => [
+    check("users_language", sql`${t.language} in ('en', 'zh-CN')`),
     uniqueIndex("users_user_name_lower").on(sql`lower(${t.userName})`),
     uniqueIndex("users_email_lower").on(sql`lower(${t.email})`),
     index("users_mobile").on(t.mobile),

@@ -77,6 +77,30 @@ export async function schedule(
 }
 
 /**
+ * Schedules several jobs of one kind in one statement (inside the caller's transaction, like `schedule`); a job whose
+ * `dedupeKey` is already taken is left out. Nothing when `items` is empty.
+ */
+export async function scheduleMany(
+  db: Db | Tx,
+  kind: string,
+  items: readonly { payload: Record<string, unknown>; runAt: Date; dedupeKey?: string }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  await db
+    .insert(jobs)
+    .values(
+      items.map((item) => ({
+        kind,
+        payload: item.payload,
+        runAt: item.runAt,
+        dedupeKey: item.dedupeKey ?? null,
+        createdAt: item.runAt,
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+/**
  * An operator's retry of a dead job: back in the queue now with all its attempts, the retry recorded on the
  * row (who, when, how many) and in the log. Null when the job is not (or no longer) dead.
  */

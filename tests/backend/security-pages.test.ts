@@ -271,14 +271,17 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     confirm: { notId: "pay confirmation" },
   },
   // Teams (issue 33): a member to confirm removing or making owner, or just removed (only the caller's own team's
-  // are shown, with the keys they saw in it); the switcher's account (another's is refused with a flash); an
+  // are shown, with the keys they saw in it); the switcher's account (another's is refused with a flash) and the page after it; an
   // invitation's link (a capability).
   "g.home.userCenter.Members.tsx": {
     remove: { kind: "user", expect: "no-data" },
     removed: { kind: "user", expect: "no-data" },
     transfer: { kind: "user", expect: "no-data" },
   },
-  "g.home.team.switch.tsx": { accountId: { kind: "user", expect: "no-data" } },
+  "g.home.team.switch.tsx": {
+    accountId: { kind: "user", expect: "no-data" },
+    returnTo: { notId: "the console page to open after the switch (a message's mail links the Message center)" },
+  },
   "g.main.team.accept.tsx": { token: { notId: "the invitation's link (a capability)" } },
   "g.home.userCenter.ContactInformation.tsx": {
     edit: { kind: "contact", expect: "404", malformed: [200] },

@@ -91,6 +91,7 @@ export async function register(input: z.output<typeof registerPayloadSchema>, ct
           country: enterprise?.country ?? null,
           creditCode: enterprise?.creditCode ?? null,
           licenceFileId,
+          language: ctx.language,
           // An enterprise's registration submits its certification for review (docs/decisions/071).
           ...(enterprise ? { certState: CertState.PENDING, certSubmittedAt: now } : {}),
           createdAt: now,

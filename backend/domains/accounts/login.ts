@@ -40,7 +40,7 @@ function accountSubject(userId: number | undefined, login: string): string {
   return userId === undefined ? `name:${login.trim().toLowerCase()}` : `user:${userId}`;
 }
 
-export async function login(input: z.output<typeof loginSchema>, { deps, clientAddress }: CallContext) {
+export async function login(input: z.output<typeof loginSchema>, { deps, clientAddress, language }: CallContext) {
   const { limits } = deps;
   const address = limits.subjectOf(clientAddress);
   await limits.consume("login.ip", address);
@@ -70,7 +70,7 @@ export async function login(input: z.output<typeof loginSchema>, { deps, clientA
   await limits.forget("login.lock", fromHere);
   const [updated] = await deps.db
     .update(users)
-    .set({ lastLoginAt: deps.now() })
+    .set({ lastLoginAt: deps.now(), language })
     .where(eq(users.id, user.id))
     .returning();
   const token = await issueToken(deps, user.id);

@@ -5,6 +5,7 @@ import { MESSAGE_REF_KINDS, type MessageRefKind, type pageRequestSchema } from "
 import type { Db, Tx } from "#backend/db/client.ts";
 import { messages } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
+import { scheduleNoticeMails } from "./mail.ts";
 
 /** SPEC §3 Message: the caller's own messages only, newest first, optionally by status (0 unread, 1 read). */
 export async function listMessages(input: z.output<typeof pageRequestSchema>, { deps, user }: SignedInContext) {
@@ -86,13 +87,18 @@ const rowOf = (n: Notice) => ({
   createdAt: n.at,
 });
 
-/** A message to a user's Message Center, written inside the caller's transaction (or on `db`). */
+/** A message to a user's Message Center (and its mail, ./mail.ts), written inside the caller's transaction (or on `db`). */
 export async function notify(tx: Db | Tx, input: Notice) {
-  await tx.insert(messages).values(rowOf(input));
+  await notifyAll(tx, [input]);
 }
 
 /** Several messages at once, in the given order, in one statement inside the caller's transaction; none when `notices` is empty. */
 export async function notifyAll(tx: Db | Tx, notices: Notice[]) {
   if (notices.length === 0) return;
-  await tx.insert(messages).values(notices.map(rowOf));
+  const written = await tx
+    .insert(messages)
+    .values(notices.map(rowOf))
+    .returning({ id: messages.id, textKey: messages.textKey, at: messages.createdAt });
+  // A message about the account's money or services is mailed too, by role (./mail.ts): scheduled with the message.
+  await scheduleNoticeMails(tx, written);
 }
