@@ -331,6 +331,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   },
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
   // Team activity (docs/decisions/079): a member id only filters the acting account's own entries.
+  "g.home.userCenter.Alerts.tsx": { page: PAGE },
   "g.home.userCenter.Activity.tsx": {
     page: PAGE,
     memberId: { notId: "member filter (the account's own entries only)" },
