@@ -52,13 +52,18 @@ test("a monthly budget passed is told at once: Message center, history and mail"
   await expect(page.getByTestId("alerts-billed")).toHaveText("$12.50 of $20.00 (62 %)");
   await expect(page.getByTestId("alerts-balance")).toHaveText("$0.00 (alert below $5.00)");
   const rows = page.getByTestId("alert-row");
+  // Newest first: both were told by the one save, the balance's after the budget's.
   await expect(rows.getByTestId("alert-kind")).toHaveText([
-    /^Budget 50 % \(\d{4}-\d{2}\)$/,
     "Balance below the alert amount",
+    /^Budget 50 % \(\d{4}-\d{2}\)$/,
   ]);
-  await expect(rows.first().getByRole("link", { name: "Open My bills" })).toHaveAttribute(
+  await expect(rows.filter({ hasText: "Budget 50 %" }).getByRole("link", { name: "Open My bills" })).toHaveAttribute(
     "href",
     "/g/home/userCenter/MyBills",
+  );
+  await expect(rows.filter({ hasText: "Balance below" }).getByRole("link", { name: "Recharge" })).toHaveAttribute(
+    "href",
+    "/g/home/userCenter/MyAccount/Recharge",
   );
 
   await page.goto("/g/home/userCenter/MessageCenter");
