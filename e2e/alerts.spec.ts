@@ -72,8 +72,17 @@ test("a monthly budget passed is told at once: Message center, history and mail"
       /Budget alert: this month's bills \(\d{4}-\d{2}\) come to \$12\.50, 50 % of your monthly budget of \$20\.00\./,
     ),
   ).toBeVisible();
-  await page.getByRole("link", { name: "Open Alerts" }).first().click();
-  await expect(page).toHaveURL(/\/g\/home\/userCenter\/Alerts$/);
+  // The budget's message opens the Alerts page with its alert marked.
+  await page
+    .getByTestId("message")
+    .filter({ hasText: "Budget alert" })
+    .getByRole("link", { name: "Open Alerts" })
+    .click();
+  await expect(page).toHaveURL(/\/g\/home\/userCenter\/Alerts\?alertId=\d+$/);
+  await expect(page.getByTestId("alert-row").filter({ hasText: "Budget 50 %" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
 
   // The account has no members: its own login is its owner, and money alerts are mailed to the owner (ADR 085).
   const mail = await waitForMail(email, /Budget alert/);

@@ -13,7 +13,7 @@ const PAGES: Record<MessageRefKind, (id: number) => string> = {
   invoice: (id) => `/g/home/userCenter/Invoices/Detail?id=${id}`,
   product: (id) => `/g/home/AppStore/Product?id=${id}`,
   // An alert (issue 35 §1): the Alerts page, which shows it in its history beside what to do.
-  alert: () => "/g/home/userCenter/Alerts",
+  alert: (id) => `/g/home/userCenter/Alerts?alertId=${id}`,
 };
 
 export function messageHref(ref: { kind: MessageRefKind; id: number } | null): string | null {

@@ -9,7 +9,7 @@ import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
-import { pageParam } from "#app/lib/params.ts";
+import { pageParam, positiveParam } from "#app/lib/params.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 
 export const handle = {
@@ -23,18 +23,27 @@ const PAGE = "/g/home/userCenter/Alerts";
 
 /**
  * Alerts (issue 35 §1, docs/decisions/087): the acting account's budget and balance alerts with where it stands, and
- * the alerts told (paged). Every role reads it; the roles that handle money (`pay`) change it.
+ * the alerts told (paged; `?alertId=` from a message's link marks that alert). Every role reads it; the roles that
+ * handle money (`pay`) change it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
+  const url = new URL(request.url);
   const [settings, history, accounts] = await Promise.all([
     api.load("/sys/alerts/settings", {}),
-    api.load("/sys/alerts/history", { pageIndex: pageParam(new URL(request.url)), pageSize: 20 }),
+    api.load("/sys/alerts/history", { pageIndex: pageParam(url), pageSize: 20 }),
     api.load("/main/team/accounts", {}),
   ]);
   const role = accounts.find((a) => a.current)?.role ?? "owner";
-  return json({ settings, history: history.page, mayChange: roleMay(role, "pay"), language: viewer.language });
+  return json({
+    settings,
+    history: history.page,
+    mayChange: roleMay(role, "pay"),
+    // Only marks a row of the account's own history: another account's id matches nothing here.
+    opened: positiveParam(url.searchParams.get("alertId")),
+    language: viewer.language,
+  });
 }
 
 /** The settings form: refused values come back at their fields with what was typed (a 4xx); saved, back with a flash. */

@@ -32,9 +32,12 @@ export function AlertsPage({
   mayChange,
   language,
   lastResult,
+  opened,
 }: {
   settings: AlertSettings;
   history: Page<AlertFiring>;
+  /** The alert a message's link opened (`?alertId=`), marked in the history when it is on this page. */
+  opened: number | null;
   mayChange: boolean;
   language: Language;
   lastResult: SubmissionResult<string[]> | null;
@@ -102,6 +105,7 @@ export function AlertsPage({
           columns={columns}
           rowKey={(a) => a.id}
           rowTestId="alert-row"
+          rowProps={(a) => ({ "aria-selected": a.id === opened })}
           empty={t("history.empty")}
           emptyTestId="alerts-empty"
         />
