@@ -4,6 +4,7 @@ import { openDatabase } from "./db/client.ts";
 import type { Deps } from "./deps.ts";
 import accounts from "./domains/accounts/index.ts";
 import activity from "./domains/activity/index.ts";
+import alerts from "./domains/alerts/index.ts";
 import audit from "./domains/audit/index.ts";
 import billing from "./domains/billing/index.ts";
 import chain from "./domains/chain/index.ts";
@@ -87,6 +88,7 @@ export const domains: readonly Domain[] = [
   prices,
   operations,
   activity,
+  alerts,
   audit,
 ];
 

@@ -60,7 +60,15 @@ export function pageOf<T extends z.ZodType>(row: T) {
  * `participation` (a service the reader asked to join, app id), `invoice` (invoice application id),
  * `product` (product id).
  */
-export const MESSAGE_REF_KINDS = ["bill", "service", "joinRequest", "participation", "invoice", "product"] as const;
+export const MESSAGE_REF_KINDS = [
+  "bill",
+  "service",
+  "joinRequest",
+  "participation",
+  "invoice",
+  "product",
+  "alert",
+] as const;
 export type MessageRefKind = (typeof MESSAGE_REF_KINDS)[number];
 export const messageRefSchema = z.object({ kind: z.enum(MESSAGE_REF_KINDS), id: z.number().int() });
 

@@ -34,7 +34,7 @@ export function formatDate(
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** Message parameters that are USD amounts, stored as decimal text ("115.80"; backend usd/amountParam). */
-const MONEY_PARAMS = new Set(["amount", "balance"]);
+const MONEY_PARAMS = new Set(["amount", "balance", "billed", "budget", "floor"]);
 const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
 
 /**

@@ -96,6 +96,7 @@ export const MENU: MenuEntry[] = [
       { key: "myAccount", to: "/g/home/userCenter/MyAccount", navigation: 1 },
       { key: "myBills", to: "/g/home/userCenter/MyBills", navigation: 2 },
       { key: "invoices", to: "/g/home/userCenter/Invoices", navigation: 3 },
+      { key: "alerts", to: "/g/home/userCenter/Alerts", navigation: 4 },
       { key: "information", to: "/g/home/userCenter/information", navigation: 5 },
       { key: "contactInformation", to: "/g/home/userCenter/ContactInformation", navigation: 6 },
       { key: "certification", to: "/g/home/userCenter/certification", navigation: 7 },

@@ -12,6 +12,8 @@ const PAGES: Record<MessageRefKind, (id: number) => string> = {
   participation: (id) => `/g/home/ParticipatedServices/ServicesDetail?appId=${id}`,
   invoice: (id) => `/g/home/userCenter/Invoices/Detail?id=${id}`,
   product: (id) => `/g/home/AppStore/Product?id=${id}`,
+  // An alert (issue 35 §1): the Alerts page, which shows it in its history beside what to do.
+  alert: (id) => `/g/home/userCenter/Alerts?alertId=${id}`,
 };
 
 export function messageHref(ref: { kind: MessageRefKind; id: number } | null): string | null {

@@ -64,6 +64,10 @@ const FIXTURE_PATHS = new Set<VueapiPath>([
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // Alerts (issue 35 §1, docs/decisions/087): the acting account's own settings and history.
+  "/sys/alerts/settings",
+  "/sys/alerts/save",
+  "/sys/alerts/history",
   // Enterprise certification (docs/decisions/071): the caller's own state; the operators' list.
   "/sys/system/clientInfo/certification",
   "/sys/ops/certifications/list",

@@ -130,6 +130,7 @@ export const KINDS = [
   "prnProject",
   "prnUpgrade",
   "crossCall",
+  "alert",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -376,6 +377,9 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   );
   ids.bill.push(...fixtures.billIds);
   named.billId = fixtures.billIds[0];
+  // A budget below this month's bills: an alert told at once (issue 35 §1), in the account's history.
+  await ok("/sys/alerts/save", { monthlyBudget: "1" }, token);
+  ids.alert.push(...(await ok("/sys/alerts/history", {}, token)).page.rows.map((r: { id: number }) => r.id));
 
   // Contacts, invoice title, receiving address, an invoice application of one paid bill.
   const contact = await ok(
