@@ -34,6 +34,7 @@ import { dedicatedNodePaths } from "./dedicated-nodes.ts";
 import { certificationPaths } from "./certification.ts";
 import { teamPaths } from "./team.ts";
 import { activityPaths } from "./activity.ts";
+import { searchPaths } from "./search.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -83,6 +84,7 @@ export const paths = {
   ...certificationPaths,
   ...teamPaths,
   ...activityPaths,
+  ...searchPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

@@ -64,6 +64,8 @@ const FIXTURE_PATHS = new Set<VueapiPath>([
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // The console's search (docs/decisions/086): a query, answered from the caller's own records only.
+  "/sys/search",
   // Enterprise certification (docs/decisions/071): the caller's own state; the operators' list.
   "/sys/system/clientInfo/certification",
   "/sys/ops/certifications/list",
