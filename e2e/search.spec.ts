@@ -42,7 +42,7 @@ test("the top bar finds a bill by its number and a service by its name, never an
 
   // A service by a word of its name: found with its APPCode, leading to its detail.
   await page.getByRole("search").getByLabel("Search this account").fill(`ledger ${suffix}`);
-  await page.getByRole("search").getByRole("button", { name: "Search" }).click();
+  await page.getByRole("search").getByRole("button", { name: "Find" }).click();
   const services = page.getByTestId("search-service");
   await expect(services.getByRole("link", { name: `Ledger ${suffix}` })).toBeVisible();
   await expect(page.getByTestId("search-bill")).toHaveCount(0);

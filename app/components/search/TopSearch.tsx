@@ -6,7 +6,8 @@ export const SEARCH_PAGE = "/g/home/search";
 
 /**
  * The console top bar's one search box (issue 35 §2, docs/decisions/086): a GET form to the results page, so it
- * works without JavaScript; on the results page it shows the query searched.
+ * works without JavaScript; on the results page it shows the query searched. Its button says "Find", not
+ * "Search": the pages' own filter forms have a "Search" button, which specs and readers tell apart by name.
  */
 export function TopSearch() {
   const { t } = useTranslation();
@@ -35,7 +36,7 @@ export function TopSearch() {
         className="input w-44 py-1 text-sm md:w-64"
       />
       <button type="submit" className="btn-secondary px-2 py-1 text-sm">
-        {t("topbar.search")}
+        {t("topbar.find")}
       </button>
     </Form>
   );
