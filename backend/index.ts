@@ -5,6 +5,7 @@ import type { Deps } from "./deps.ts";
 import accounts from "./domains/accounts/index.ts";
 import activity from "./domains/activity/index.ts";
 import alerts from "./domains/alerts/index.ts";
+import search from "./domains/search/index.ts";
 import audit from "./domains/audit/index.ts";
 import billing from "./domains/billing/index.ts";
 import chain from "./domains/chain/index.ts";
@@ -90,6 +91,7 @@ export const domains: readonly Domain[] = [
   activity,
   alerts,
   audit,
+  search,
 ];
 
 /** Every /vueapi path of contract/paths.ts and the handler that answers it (test fixtures included: they refuse themselves unless TEST_FIXTURES=1). */

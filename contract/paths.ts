@@ -35,6 +35,7 @@ import { certificationPaths } from "./certification.ts";
 import { teamPaths } from "./team.ts";
 import { activityPaths } from "./activity.ts";
 import { alertPaths } from "./alerts.ts";
+import { searchPaths } from "./search.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -85,6 +86,7 @@ export const paths = {
   ...teamPaths,
   ...activityPaths,
   ...alertPaths,
+  ...searchPaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

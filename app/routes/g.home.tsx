@@ -19,6 +19,7 @@ import { AccountSwitcher } from "#app/components/team/AccountSwitcher.tsx";
 import { LanguageSwitch } from "#app/components/LanguageSwitch.tsx";
 import { Logo } from "#app/components/Logo.tsx";
 import { ProfilePanel } from "#app/components/ProfilePanel.tsx";
+import { TopSearch } from "#app/components/search/TopSearch.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { AnnouncementBanner } from "#app/components/community/content.tsx";
@@ -113,6 +114,7 @@ function Shell({ data, children }: { data: ShellData; children: React.ReactNode 
       <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
         <div className="flex flex-wrap items-center justify-between gap-3 px-4 py-2">
           <Logo to="/g/home/index" />
+          <TopSearch />
           <nav aria-label={t("topbar.label")} className="flex flex-wrap items-center gap-2">
             <AccountSwitcher accounts={accounts} />
             <ProfilePanel

@@ -68,6 +68,8 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/alerts/settings",
   "/sys/alerts/save",
   "/sys/alerts/history",
+  // The console's search (docs/decisions/086): a query, answered from the caller's own records only.
+  "/sys/search",
   // Enterprise certification (docs/decisions/071): the caller's own state; the operators' list.
   "/sys/system/clientInfo/certification",
   "/sys/ops/certifications/list",

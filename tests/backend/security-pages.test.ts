@@ -149,6 +149,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     },
     network: { notId: "which of the workspace's deployments contractId picks (project or test network)" },
   },
+  "g.home.search.tsx": { q: { notId: "the search query (docs/decisions/086)" } },
   "g.home.IPFS.Service.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" }, page: PAGE, name: NAME },
   "g.home.IPFS.Traffic.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },

@@ -50,6 +50,9 @@ export const pubChainContracts = pgTable(
   },
   (t) => [
     index("pub_chain_contracts_project").on(t.projectId, t.id),
+    // The console's search finds a contract by its address or its deployment's hash (docs/decisions/086).
+    index("pub_chain_contracts_address").on(t.address),
+    index("pub_chain_contracts_tx").on(t.txHash),
     // §4 "Only one deployment at a time" per project, enforced by the database too.
     uniqueIndex("pub_chain_contracts_one_under_way")
       .on(t.projectId)

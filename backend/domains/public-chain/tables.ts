@@ -202,6 +202,8 @@ export const pubChainGas = pgTable(
   (t) => [
     uniqueIndex("pub_chain_gas_user_idem").on(t.userId, t.idempotencyKey),
     index("pub_chain_gas_account").on(t.accountId),
+    // The console's search finds a gas transfer by its hash (docs/decisions/086).
+    index("pub_chain_gas_tx").on(t.txHash),
   ],
 );
 
