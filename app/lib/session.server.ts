@@ -117,10 +117,21 @@ export async function redirectWithFlash(
   return redirect(to, { headers });
 }
 
-/** Only local paths are followed after login, never another site. */
+/**
+ * Only local paths are followed after login, never another site. The answer is percent-encoded (a Location header
+ * carries ASCII only: a hand-typed "?q=区块链" would otherwise fail the redirect with a 500), and checked again once
+ * resolved, so that dot segments cannot turn it into another host's address.
+ */
 export function safeReturnTo(value: unknown, fallback = "/g/home/index"): string {
   if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) {
     return fallback;
   }
-  return value;
+  let url: URL;
+  try {
+    url = new URL(value, "http://local.invalid");
+  } catch {
+    return fallback;
+  }
+  const local = url.pathname + url.search + url.hash;
+  return url.origin === "http://local.invalid" && !local.startsWith("//") ? local : fallback;
 }

@@ -87,6 +87,10 @@ describe("return addresses after login", () => {
     expect(safeReturnTo("https://evil.example")).toBe("/g/home/index");
     expect(safeReturnTo("/\\evil.example")).toBe("/g/home/index");
     expect(safeReturnTo(undefined)).toBe("/g/home/index");
+    // A Location header is ASCII: a hand-typed query is sent percent-encoded, not refused with a 500.
+    expect(safeReturnTo("/g/home/search?q=区块链")).toBe("/g/home/search?q=%E5%8C%BA%E5%9D%97%E9%93%BE");
+    // Dot segments cannot make it another host's address once resolved.
+    expect(safeReturnTo("/a/..//evil.example/x")).toBe("/g/home/index");
   });
 });
 
