@@ -1,6 +1,6 @@
 // The bundles of the backend's worker threads (backend/**/*.worker.ts, docs/decisions/025): one ES module per worker,
 // packages left external. scripts/build-workers.mjs makes them for the built server (build/workers); the backend
-// tests make their own for each run, from the sources as they are (tests/backend/global-setup.ts, docs/decisions/085).
+// tests make their own for each run, from the sources as they are (tests/backend/global-setup.ts, docs/decisions/088).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";

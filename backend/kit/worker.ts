@@ -38,7 +38,7 @@ let bundles: string | undefined;
  * Opt-in for a process that runs the backend from its sources (the backend tests): its workers run from the
  * bundles in `dir` (made from the same sources by scripts/worker-bundles.mjs) instead of through tsx's loader.
  * That loader costs each new worker a thread of its own and the transform of every module, about a CPU-second
- * a worker, and an in-process service starts two (docs/decisions/085). The built server never calls this: it
+ * a worker, and an in-process service starts two (docs/decisions/088). The built server never calls this: it
  * runs build/workers. `undefined` goes back to the sources.
  */
 export function runWorkersFromBundles(dir: string | undefined): void {

@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
   }
   const { server, baseUrl } = started;
   // The in-process services run their worker threads from bundles of the sources as they are now, made once a run
-  // (docs/decisions/085). Inside the project, so that the bundles' imports of packages find node_modules.
+  // (docs/decisions/088). Inside the project, so that the bundles' imports of packages find node_modules.
   const workerBundles = mkdtempSync(path.join(root, "build", "test-workers-"));
   await bundleBackendWorkers(root, workerBundles);
   project.provide("baseUrl", baseUrl);

@@ -38,7 +38,7 @@ process.env.SESSION_SECRET ??= "backend-test-secret";
 /**
  * What the template's postgresql.conf gets beside initdb's: a buffer pool of 16 MB instead of 128. PGlite sets up
  * the whole pool at each start, which took two-thirds of opening a test's database (about 0.7 of 1.05 CPU-seconds,
- * docs/decisions/085); a test's database is a few MB beyond the catalogues. Tests only: a server's database keeps
+ * docs/decisions/088); a test's database is a few MB beyond the catalogues. Tests only: a server's database keeps
  * initdb's settings.
  */
 const TEMPLATE_CONF =

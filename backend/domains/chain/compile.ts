@@ -76,7 +76,7 @@ const REMEMBERED_MAX = 64;
  * Opt-in for the backend tests: an identical compilation (same operation, same sources) is answered from memory
  * for the rest of the process instead of by the compiler again. The compiler is deterministic, so the answer is
  * the same; what is saved is its thread's start, about 1.7 CPU-seconds, which every service whose demo data
- * compiles its sample contracts paid again after the previous service's close (docs/decisions/085). A server
+ * compiles its sample contracts paid again after the previous service's close (docs/decisions/088). A server
  * never calls this: each of its compilations runs.
  */
 export function rememberCompilations(): void {
