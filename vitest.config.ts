@@ -27,7 +27,8 @@ export default defineConfig({
           globalSetup: ["tests/backend/global-setup.ts"],
           // Every service a test opens serves the Fabric gateway on a free port (many are open at once).
           env: { FABRIC_GATEWAY_PORT: "0" },
-          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+          // The in-process services: workers from bundles made for the run, compilations remembered (docs/decisions/088).
+          setupFiles: ["tests/setup/fail-on-console-error.ts", "tests/backend/setup-process.ts"],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,

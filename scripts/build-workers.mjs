@@ -5,23 +5,9 @@
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
+import { bundleBackendWorkers } from "./worker-bundles.mjs";
 
-const files = readdirSync("backend", { recursive: true })
-  .map(String)
-  .filter((f) => f.endsWith(".worker.ts"))
-  .map((f) => path.join("backend", f));
-await build({
-  entryPoints: files,
-  outdir: "build/workers",
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  packages: "external",
-  outExtension: { ".js": ".mjs" },
-  entryNames: "[name]",
-  logLevel: "warning",
-});
+const files = await bundleBackendWorkers(process.cwd(), "build/workers");
 console.log(`built ${files.length} worker(s): ${files.join(", ")}`);
 
 const browserFiles = readdirSync("app/workers")

@@ -31,8 +31,28 @@ const here = fileURLToPath(import.meta.url);
 /** The project's root: two levels up from backend/kit/ in the sources, one up from build/ in the bundle. */
 const root = here.endsWith(".ts") ? path.resolve(path.dirname(here), "../..") : path.resolve(path.dirname(here), "..");
 
+/** The folder of worker bundles this process runs its workers from while it runs from the sources; see below. */
+let bundles: string | undefined;
+
+/**
+ * Opt-in for a process that runs the backend from its sources (the backend tests): its workers run from the
+ * bundles in `dir` (made from the same sources by scripts/worker-bundles.mjs) instead of through tsx's loader.
+ * That loader costs each new worker a thread of its own and the transform of every module, about a CPU-second
+ * a worker, and an in-process service starts two (docs/decisions/088). The built server never calls this: it
+ * runs build/workers. `undefined` goes back to the sources.
+ */
+export function runWorkersFromBundles(dir: string | undefined): void {
+  bundles = dir;
+}
+
 function workerOf(source: WorkerSource, workerData: unknown): Worker {
-  const built = path.join(root, "build", "workers", path.basename(source).replace(/\.ts$/, ".mjs"));
+  const name = path.basename(source).replace(/\.ts$/, ".mjs");
+  if (bundles) {
+    const bundled = path.join(bundles, name);
+    if (!existsSync(bundled)) throw new Error(`no bundle of the worker ${source} in ${bundles}`);
+    return new Worker(bundled, { workerData });
+  }
+  const built = path.join(root, "build", "workers", name);
   if (!here.endsWith(".ts") && existsSync(built)) return new Worker(built, { workerData });
   const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/esm/api/index.mjs")).href;
   const file = pathToFileURL(path.join(root, source)).href;

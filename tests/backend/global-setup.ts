@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { bundleBackendWorkers } from "../../scripts/worker-bundles.mjs";
 import { freePort } from "../server/support.ts";
 
 declare module "vitest" {
@@ -13,6 +14,8 @@ declare module "vitest" {
     database: "pglite" | "postgres";
     /** The server process's id (the request-limit tests read its memory in /proc). */
     serverPid: number;
+    /** The bundles of the backend's workers, made for this run from the sources (tests/backend/setup-process.ts). */
+    workerBundles: string;
   }
 }
 
@@ -44,12 +47,18 @@ export default async function setup(project: TestProject) {
     started = tried;
   }
   const { server, baseUrl } = started;
+  // The in-process services run their worker threads from bundles of the sources as they are now, made once a run
+  // (docs/decisions/088). Inside the project, so that the bundles' imports of packages find node_modules.
+  const workerBundles = mkdtempSync(path.join(root, "build", "test-workers-"));
+  await bundleBackendWorkers(root, workerBundles);
   project.provide("baseUrl", baseUrl);
   project.provide("dataDir", dataDir);
   project.provide("testCaptcha", testCaptcha);
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
   project.provide("serverPid", server.pid ?? 0);
+  project.provide("workerBundles", workerBundles);
   return async () => {
+    rmSync(workerBundles, { recursive: true, force: true });
     // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
     // database (backend/index.ts). Wait until it has really exited, so nothing outlives the run; one that
     // ignores SIGTERM is a bug of its own (an open handle), said here and then killed.

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 
 /** A compiled contract: its ABI and creation and runtime bytecode. */
@@ -66,7 +67,38 @@ export async function compileWorkspace(sources: Record<string, string>): Promise
   return onCompiler<WorkspaceCompileResult>("compileWorkspace", sources);
 }
 
+/** Compilations answered from memory, by operation and sources (only after `rememberCompilations`). */
+let remembered: Map<string, Promise<unknown>> | undefined;
+/** The most compilations remembered; the oldest is forgotten first. */
+const REMEMBERED_MAX = 64;
+
+/**
+ * Opt-in for the backend tests: an identical compilation (same operation, same sources) is answered from memory
+ * for the rest of the process instead of by the compiler again. The compiler is deterministic, so the answer is
+ * the same; what is saved is its thread's start, about 1.7 CPU-seconds, which every service whose demo data
+ * compiles its sample contracts paid again after the previous service's close (docs/decisions/088). A server
+ * never calls this: each of its compilations runs.
+ */
+export function rememberCompilations(): void {
+  remembered ??= new Map();
+}
+
 async function onCompiler<T>(op: string, sources: Record<string, string>): Promise<T> {
+  if (!remembered) return compileNow<T>(op, sources);
+  const key = createHash("sha256").update(op).update("\0").update(JSON.stringify(sources)).digest("hex");
+  let answer = remembered.get(key) as Promise<T> | undefined;
+  if (!answer) {
+    answer = compileNow<T>(op, sources);
+    remembered.set(key, answer);
+    // A failed call (the thread ended under it) is not an answer of the compiler: the next call tries again.
+    answer.catch(() => remembered?.delete(key));
+    if (remembered.size > REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+  }
+  // Each caller gets its own copy, as it would from the thread.
+  return structuredClone(await answer);
+}
+
+async function compileNow<T>(op: string, sources: Record<string, string>): Promise<T> {
   clearTimeout(idle);
   worker ??= startWorker("backend/domains/chain/solc.worker.ts");
   running++;
