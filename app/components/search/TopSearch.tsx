@@ -18,6 +18,9 @@ export function TopSearch() {
       method="get"
       action={SEARCH_PAGE}
       role="search"
+      // Named, unlike the pages' own filter forms (also search landmarks): each landmark has its own name (axe
+      // landmark-unique).
+      aria-label={t("topbar.searchLabel")}
       className="flex items-center gap-1"
       data-testid="topbar-search"
     >
