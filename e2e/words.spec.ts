@@ -232,11 +232,14 @@ test.describe("no raw keys on client-side navigation", () => {
       await walk(page, "aside nav", await linksOf(page.locator("aside nav")), lng, words);
       await page.locator("aside nav a[href='/g/home/operations']").click();
       await expect(page).toHaveURL(/\/g\/home\/operations\//);
-      // The operations tabs (a queue's own filters, "?queue=…", are links of that page only).
-      const tabs = (await linksOf(page.locator("main nav"))).filter(
-        (h) => h.startsWith("/g/home/operations/") && !h.includes("?"),
-      );
-      expect(tabs.length).toBeGreaterThan(5);
+      // The operations tabs (a queue's own filters, "?queue=…", are links of that page only). The address changes
+      // before the new page has rendered: wait until its tabs are there, then read them.
+      const operationTabs = async () =>
+        (await linksOf(page.locator("main nav"))).filter(
+          (h) => h.startsWith("/g/home/operations/") && !h.includes("?"),
+        );
+      await expect.poll(async () => (await operationTabs()).length).toBeGreaterThan(5);
+      const tabs = await operationTabs();
       await walk(page, "main nav", tabs, lng, words);
       expect(await marked(page), "the operator's console was walked without a page load").toBe(true);
       expect(await keysSeen(page)).toEqual([]);
