@@ -7,6 +7,9 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { BackendEnv } from "./env.ts";
 
 export type Language = "en" | "zh-CN";
+
+/** A language stored as text (a ticket's, a subscriber's, a login's) as a mail language: Chinese, else English. */
+export const mailLanguage = (value: string): Language => (value === "zh-CN" ? "zh-CN" : "en");
 export type MailKind =
   | "activation"
   | "resetCode"

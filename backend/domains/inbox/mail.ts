@@ -8,7 +8,7 @@ import type { Db, Tx } from "#backend/db/client.ts";
 import { messages, users } from "#backend/db/tables.ts";
 import { teamMembers } from "#backend/domains/accounts/tables.ts";
 import { scheduleMany, type JobHandler } from "#backend/jobs/runner.ts";
-import type { Language } from "#backend/mail.ts";
+import { mailLanguage, type Language } from "#backend/mail.ts";
 
 /**
  * Mails by role (issue 33, docs/decisions/085): a Message Center message about the account's money or services is
@@ -146,8 +146,6 @@ export async function scheduleNoticeMails(tx: Db | Tx, written: readonly { id: n
   );
 }
 
-const languageOf = (value: string): Language => (value === "zh-CN" ? "zh-CN" : "en");
-
 /** The members of `accountId` in `roles` with their address and language; the account itself as its owner when it has no members. */
 async function recipients(db: Db, accountId: number, roles: readonly TeamRole[]) {
   const members = await db
@@ -230,7 +228,7 @@ const noticeMailTo: JobHandler = async (payload, services) => {
     .from(users)
     .where(eq(users.id, userId));
   if (!account || !member?.activatedAt) return;
-  const language = languageOf(member.language);
+  const language = mailLanguage(member.language);
   const t = await translator(language);
   const center = "/g/home/userCenter/MessageCenter";
   // A member acting for another account opens the Message center of this one: the switcher's link, then the page.

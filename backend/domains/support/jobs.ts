@@ -4,7 +4,7 @@ import { IssueStatus, SubscriberStatus } from "#contract/support-codes.ts";
 import { users } from "#backend/db/tables.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
 import { openWith } from "#backend/kit/sealed.ts";
-import type { Language } from "#backend/mail.ts";
+import { mailLanguage } from "#backend/mail.ts";
 import { UNSUBSCRIBE_KEYS, unsubscribePath, userTicketPath, VISITOR_KEYS, visitorTicketPath } from "./rules.ts";
 import { newsletterIssues, newsletterSubscribers, supportMessages, supportTickets } from "./tables.ts";
 
@@ -14,8 +14,6 @@ export const SUPPORT_REPLY_MAIL = "support.replyMail";
 export const NEWSLETTER_SEND = "newsletter.send";
 /** Mails of an issue sent by one run of its job; the next run continues from the cursor. */
 export const NEWSLETTER_BATCH = 50;
-
-const languageOf = (value: string): Language => (value === "zh-CN" ? "zh-CN" : "en");
 
 /**
  * An operator's reply, mailed to the ticket's contact email (or, for a signed-in user who gave only a mobile, the
@@ -38,7 +36,7 @@ const replyMail: JobHandler = async (payload, services) => {
   const path = ticket.keySealed
     ? visitorTicketPath(openWith(services.env, VISITOR_KEYS, ticket.keySealed))
     : userTicketPath(ticket.id);
-  await services.mailer.send(services.limits.requestedMailPermit(to), "supportReply", languageOf(ticket.language), {
+  await services.mailer.send(services.limits.requestedMailPermit(to), "supportReply", mailLanguage(ticket.language), {
     ticketId: String(ticket.id),
     reply: message.content,
     link: `${services.env.publicUrl}${path}`,
@@ -65,7 +63,7 @@ const sendIssue: JobHandler = async (payload, services) => {
     .limit(NEWSLETTER_BATCH);
   let { cursor, sent } = issue;
   for (const subscriber of batch) {
-    const language = languageOf(subscriber.language);
+    const language = mailLanguage(subscriber.language);
     const zh = language === "zh-CN";
     const body = zh ? issue.bodyZh : issue.bodyEn;
     const link = `${services.env.publicUrl}${unsubscribePath(openWith(services.env, UNSUBSCRIBE_KEYS, subscriber.unsubscribeSealed))}`;
