@@ -191,4 +191,53 @@ export const contractPaths = {
       }),
     ),
   },
+  /**
+   * One transaction by its hash (issue 35 §2, docs/decisions/089): read from its chain's node, for the account whose
+   * chain account or contract sent it, received it or was created by it; its events decoded with the ABI of the
+   * account's contract that emitted each one. Another account's transaction, or none, is not found.
+   */
+  "/sys/opc/transaction": {
+    auth: "user",
+    permission: "read",
+    payload: z.object({ hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "validation.invalid") }),
+    data: z.object({
+      hash: z.string(),
+      chain: z.string(),
+      status: z.enum(["success", "reverted", "pending"]),
+      blockNumber: z.number().int().nullable(),
+      blockHash: z.string().nullable(),
+      /** The block's time (ISO), null while pending. */
+      time: z.string().nullable(),
+      nonce: z.number().int(),
+      from: z.string(),
+      to: z.string().nullable(),
+      /** The contract the transaction created. */
+      created: z.string().nullable(),
+      valueWei: z.string(),
+      gasUsed: z.string().nullable(),
+      effectiveGasPrice: z.string().nullable(),
+      input: z.string(),
+      /** The account's own chain accounts and contracts among the addresses above. */
+      parties: z.array(
+        z.object({
+          address: z.string(),
+          kind: z.enum(["account", "contract"]),
+          id: z.number().int(),
+          name: z.string(),
+        }),
+      ),
+      events: z.array(
+        z.object({
+          logIndex: z.number().int(),
+          address: z.string(),
+          /** The account's contract that emitted it, whose ABI decoded it; null for any other address. */
+          contractId: z.number().int().nullable(),
+          eventName: z.string().nullable(),
+          args: z.array(z.object({ name: z.string(), value: z.string() })),
+          topics: z.array(z.string()),
+          data: z.string(),
+        }),
+      ),
+    }),
+  },
 } satisfies Record<string, PathSpec>;

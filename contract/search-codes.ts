@@ -11,9 +11,11 @@ export const SEARCH_KINDS = [
   "payment",
   "withdrawal",
   "chain",
+  "ddc",
   "ipfs",
   "did",
   "ticket",
+  "message",
   "manual",
 ] as const;
 export type SearchKind = (typeof SEARCH_KINDS)[number];
@@ -21,6 +23,7 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 /** The page a result opens (app/lib/search-links.ts makes its address). */
 export const SEARCH_TARGETS = [
   "service",
+  "testService",
   "bill",
   "invoice",
   "payment",
@@ -28,9 +31,13 @@ export const SEARCH_TARGETS = [
   "project",
   "chainAccount",
   "contract",
+  "transaction",
+  "ddc",
   "ipfsService",
   "did",
+  "credential",
   "ticket",
+  "message",
   "manual",
 ] as const;
 export type SearchTarget = (typeof SEARCH_TARGETS)[number];

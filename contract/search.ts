@@ -1,5 +1,6 @@
 import * as z from "zod";
 import type { PathSpec } from "./path-spec.ts";
+import { MESSAGE_REF_KINDS } from "./platform.ts";
 import { SEARCH_KINDS, SEARCH_QUERY_MAX, SEARCH_TARGETS } from "./search-codes.ts";
 export * from "./search-codes.ts";
 
@@ -26,6 +27,8 @@ export const searchHitSchema = z.object({
     id: z.union([z.number().int(), z.string()]),
     /** A second parameter: the file's name within its IPFS service. */
     name: z.string().optional(),
+    /** A message's: what it is about (its link in the Message center); none for news. */
+    ref: z.object({ kind: z.enum(MESSAGE_REF_KINDS), id: z.number().int() }).optional(),
   }),
 });
 export type SearchHit = z.infer<typeof searchHitSchema>;

@@ -134,7 +134,25 @@ test("democompany's demo token is deployed and answers its read functions", asyn
   const symbol = page.getByTestId("read-function").filter({ has: page.getByRole("heading", { name: "symbol()" }) });
   await symbol.getByRole("button", { name: "Call" }).click();
   await expect(symbol.getByTestId("call-result")).toContainText("DEMO");
-  await expect(page.getByTestId("event-row").last().getByTestId("event-name")).toHaveText("Transfer");
+  const transfer = page.getByTestId("event-row").last();
+  await expect(transfer.getByTestId("event-name")).toHaveText("Transfer");
+
+  // Its transaction (issue 35 §2, docs/decisions/089): the deployment, with the token's Transfer decoded by its ABI.
+  const hash = (await transfer.getByRole("link").textContent())!.trim();
+  await transfer.getByRole("link", { name: hash }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Transaction" })).toBeVisible();
+  await expect(page.getByTestId("tx-hash")).toHaveText(hash);
+  await expect(page.getByTestId("tx-status")).toHaveText("Succeeded");
+  await expect(page.getByRole("link", { name: "Demo Token" })).toBeVisible();
+  await expect(page.getByTestId("event-row").getByTestId("event-name")).toHaveText(["Transfer"]);
+
+  // The same transaction from the top bar's search box.
+  const box = page.getByRole("search").getByLabel("Search this account");
+  await box.fill(hash);
+  await box.press("Enter");
+  const chain = page.getByTestId("search-chain");
+  await chain.getByRole("link", { name: hash }).first().click();
+  await expect(page.getByTestId("tx-hash")).toHaveText(hash);
 });
 
 const COUNTER = `// SPDX-License-Identifier: MIT

@@ -6,7 +6,7 @@ import { ContractStatus, contractCallSchema, contractWriteSchema } from "#contra
 import { KeyType } from "#contract/public-chain-codes.ts";
 import { Field } from "#app/components/details.tsx";
 import { AbiTables, EventsTable, ReadFunctions } from "#app/components/public-chain/contract-detail.tsx";
-import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
+import { PC, contractsHref, projectHref, transactionHref } from "#app/lib/public-chain-urls.ts";
 import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
 import { WriteFunctions } from "#app/components/public-chain/contract-write.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
@@ -184,7 +184,13 @@ export default function ContractPage() {
             </span>
           </Field>
           <Field label={t("fields.txHash")}>
-            <span className="break-all font-mono text-xs">{c.txHash ?? "—"}</span>
+            {c.txHash && c.address ? (
+              <Link className="link break-all font-mono text-xs" to={transactionHref(c.txHash)}>
+                {c.txHash}
+              </Link>
+            ) : (
+              <span className="break-all font-mono text-xs">{c.txHash ?? "—"}</span>
+            )}
           </Field>
           <Field label={t("fields.block")}>
             {c.blockNumber === null ? "—" : c.blockNumber.toLocaleString(language)}

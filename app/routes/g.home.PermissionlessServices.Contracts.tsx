@@ -7,13 +7,8 @@ import { constructorArgsOfText, contractDeployFormSchema } from "#contract/contr
 import { KeyType } from "#contract/public-chain-codes.ts";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { DeployForm } from "#app/components/public-chain/DeployForm.tsx";
-import { PC, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
-import {
-  ContractStatusBadge,
-  contractHref,
-  isUnderWay,
-  useRefreshWhile,
-} from "#app/components/public-chain/contracts.tsx";
+import { PC, contractHref, contractsHref, projectHref } from "#app/lib/public-chain-urls.ts";
+import { ContractStatusBadge, isUnderWay, useRefreshWhile } from "#app/components/public-chain/contracts.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";

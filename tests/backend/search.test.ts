@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { Msg } from "#contract/messages.ts";
 import type { SearchHit } from "#contract/search.ts";
 import { call } from "./client.ts";
 import { buildWorld, leaksOf, publisher, type World } from "./security/world.ts";
@@ -113,8 +114,14 @@ async function probesOf(w: World): Promise<Probe[]> {
     id: w.ids.pcContract[0],
   });
   const gasTx = (w.markers.filter((m) => /^0x[0-9a-f]{64}$/i.test(m)) as string[]).find((m) => m !== contract.txHash);
-  if (gasTx)
-    out.push({ label: "gas transfer by hash", q: gasTx, kind: "chain", page: "chainAccount", id: w.ids.pcAccount[0] });
+  if (gasTx) out.push({ label: "gas transfer by hash", q: gasTx, kind: "chain", page: "transaction", id: gasTx });
+  out.push({
+    label: "contract's deployment as a transaction",
+    q: contract.txHash,
+    kind: "chain",
+    page: "transaction",
+    id: contract.txHash.toLowerCase(),
+  });
   const project = await ok("/sys/opc/project/detail", { projectId: w.ids.pcProject[0] }, w.token);
   out.push({
     label: "project by name",
@@ -137,6 +144,38 @@ async function probesOf(w: World): Promise<Probe[]> {
     page: "ipfsService",
     id: w.ids.ipfsService[0],
   });
+  const testService = await ok("/sys/testService/detail", { testServiceId: w.ids.testService[0] }, w.token);
+  out.push({
+    label: "test service by APPCode",
+    q: deep(testService, "appCode"),
+    kind: "service",
+    page: "testService",
+    id: w.ids.testService[0],
+  });
+  const ddcId = Number(w.ids.ddc[0]);
+  out.push({ label: "DDC by token ID", q: `#${ddcId}`, kind: "ddc", page: "ddc", id: ddcId });
+  out.push({ label: "DDC by name", q: `${w.tag} ddc`, kind: "ddc", page: "ddc", id: ddcId });
+  const credentialId = Number(w.ids.credential[0]);
+  out.push({
+    label: "credential by number",
+    q: String(credentialId),
+    kind: "did",
+    page: "credential",
+    id: credentialId,
+  });
+  const inbox = await ok("/sys/system/message/list", { page: { pageSize: 50, pageIndex: 1 } }, w.token);
+  const named = inbox.page.rows.find((m: any) => Object.values(m.params).some((v) => String(v).includes(w.tag)));
+  expect(named, "a message that names one of the account's records").toBeTruthy();
+  {
+    const value = Object.values(named.params as Record<string, string>).find((v) => v.includes(w.tag))!;
+    out.push({
+      label: "message by a name it mentions",
+      q: value,
+      kind: "message",
+      page: "message",
+      id: named.messageId,
+    });
+  }
   const did = await ok("/sys/did/identifiers/detail", { didId: w.ids.did[0] }, w.token);
   out.push({ label: "DID", q: deep(did, "did"), kind: "did", page: "did", id: w.ids.did[0] });
   const ticketId = Number(w.ids.supportTicket[0]);
@@ -203,5 +242,37 @@ describe("never another account's", () => {
   it("and B still finds its own", async () => {
     const bill = probes.get(B)!.find((p) => p.kind === "bill")!;
     expect((await search(bill.q, B.token)).some((h) => h.target.id === bill.id)).toBe(true);
+  });
+});
+
+describe("the transaction page (docs/decisions/089)", () => {
+  it("reads the account's transaction from its chain, names its own parties; another's or none is not found", async () => {
+    const contract = await ok("/sys/opc/contract/detail", { contractId: A.ids.pcContract[0] }, A.token);
+    const tx = await ok("/sys/opc/transaction", { hash: contract.txHash }, A.token);
+    expect(tx).toMatchObject({ hash: contract.txHash.toLowerCase(), status: "success", to: null });
+    expect(tx.created.toLowerCase()).toBe(contract.address.toLowerCase());
+    expect(tx.blockNumber).toBeGreaterThan(0);
+    expect(tx.time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(tx.parties).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: "contract", id: A.ids.pcContract[0] })]),
+    );
+    const theirs = await ok("/sys/opc/contract/detail", { contractId: B.ids.pcContract[0] }, B.token);
+    const refused = await call("/sys/opc/transaction", { hash: theirs.txHash }, A.token);
+    expect(refused.message).toBe(Msg.NOT_FOUND);
+    expect(leaksOf(JSON.stringify(refused), B)).toEqual([]);
+    const marked = await ok("/sys/opc/transaction", { hash: A.ids.pcTx[0] }, A.token);
+    expect(marked.events).toEqual([
+      expect.objectContaining({
+        eventName: "Marked",
+        args: [{ name: "v", value: "5" }],
+        contractId: A.ids.pcContract[0],
+      }),
+    ]);
+    expect(marked.to.toLowerCase()).toBe(contract.address.toLowerCase());
+    const none = await call("/sys/opc/transaction", { hash: `0x${"ab".repeat(32)}` }, A.token);
+    expect(none.message).toBe(Msg.NOT_FOUND);
+    const malformed = await call("/sys/opc/transaction", { hash: "0x1234" }, A.token);
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.message).not.toBe(Msg.NOT_FOUND);
   });
 });

@@ -68,6 +68,9 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/alerts/settings",
   "/sys/alerts/save",
   "/sys/alerts/history",
+  // The transaction page (docs/decisions/089): a hash, answered only when one of the caller's chain accounts or
+  // contracts is a party (tests/backend/search.test.ts refuses another account's).
+  "/sys/opc/transaction",
   // The console's search (docs/decisions/086): a query, answered from the caller's own records only.
   "/sys/search",
   // Enterprise certification (docs/decisions/071): the caller's own state; the operators' list.

@@ -198,6 +198,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     contractId: { kind: "pcContract", expect: "404" },
     page: { notId: "events page number" },
   },
+  "g.home.PermissionlessServices.Transaction.tsx": { hash: { kind: "pcTx", expect: "404" } },
   "g.home.PermissionlessServices.NewAccount.tsx": { projectId: { kind: "pcProject", expect: "404" } },
   "g.home.PermissionlessServices.Account.tsx": {
     accountId: { kind: "pcAccount", expect: "404" },

@@ -13,12 +13,12 @@ import { FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from 
 import {
   ContractStatusBadge,
   asEntries,
-  contractHref,
   isUnderWay,
   paramsText,
   signatureOf,
   type AbiEntry,
 } from "#app/components/public-chain/contracts.tsx";
+import { contractHref } from "#app/lib/public-chain-urls.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 type Last = { target: string; result: SubmissionResult<string[]> | null; call: IdeCallResult | null } | undefined;

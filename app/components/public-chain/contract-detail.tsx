@@ -1,10 +1,11 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { Table } from "#app/components/Table.tsx";
 import type { Language } from "#app/lib/i18n.ts";
+import { transactionHref } from "#app/lib/public-chain-urls.ts";
 import { asEntries, FunctionArguments, isRead, paramsText, signatureOf, type AbiEntry } from "./contracts.tsx";
 
 /** The parts of the contract page (app/routes/g.home.PermissionlessServices.Contract.tsx; docs/decisions/033). */
@@ -173,18 +174,33 @@ type EventRow = {
 export function EventsTable({
   page,
   language,
+  heading,
+  showTransaction = true,
 }: {
   page: { rows: EventRow[]; pageIndex: number; pageSize: number; total: number };
   language: Language;
+  /** The section's heading (the contract's page: its events, newest first). */
+  heading?: string;
+  /** A column linking each event's transaction (not on the transaction's own page). */
+  showTransaction?: boolean;
 }) {
   const { t } = useTranslation("contracts");
+  const title = heading ?? t("events.heading");
+  const txColumn = {
+    header: t("events.tx"),
+    cell: (e: EventRow) => (
+      <Link className="link break-all font-mono text-xs" to={transactionHref(e.txHash)}>
+        {e.txHash}
+      </Link>
+    ),
+  };
   return (
     <section className="space-y-3" aria-labelledby="events-heading">
       <h2 id="events-heading" className="text-lg font-semibold">
-        {t("events.heading")}
+        {title}
       </h2>
       <RecordTable
-        label={t("events.heading")}
+        label={title}
         page={page}
         rowKey={(e) => `${e.txHash}-${e.logIndex}`}
         rowTestId="event-row"
@@ -216,7 +232,7 @@ export function EventsTable({
                 <span className="break-all font-mono text-xs">{[...e.topics, e.data].join(" ")}</span>
               ),
           },
-          { header: t("events.tx"), cell: (e) => <span className="break-all font-mono text-xs">{e.txHash}</span> },
+          ...(showTransaction ? [txColumn] : []),
         ]}
       />
     </section>

@@ -4,11 +4,8 @@ import { useTranslation } from "react-i18next";
 import { CONTRACT_BUSY_STATUSES, ContractStatus } from "#contract/contracts-codes.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
 import { ErrorList } from "#app/components/forms.tsx";
-import { PC } from "#app/lib/public-chain-urls.ts";
 
 /** Shared bits of the contract pages (SPEC §4 Contract deployment; docs/decisions/033). */
-
-export const contractHref = (contractId: number) => `${PC}/Contract?contractId=${contractId}`;
 
 const TONES: Record<number, Tone> = {
   [ContractStatus.PENDING]: "wait",

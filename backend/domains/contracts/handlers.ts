@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray } from "drizzle-orm";
-import { decodeEventLog, decodeFunctionResult, encodeFunctionData, type Abi, type AbiFunction, type Hex } from "viem";
+import { decodeFunctionResult, encodeFunctionData, type Abi, type AbiFunction, type Hex } from "viem";
 import { CONTRACT_BUSY_STATUSES, ContractStatus } from "#contract/contracts-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { KeyType, ProjectStatus } from "#contract/public-chain-codes.ts";
@@ -12,6 +12,7 @@ import { chains } from "#backend/domains/chain/tables.ts";
 import { pubChainAccounts, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { scheduleContractDeploy } from "./jobs.ts";
 import { ArgumentError, parseAbiText, parseArguments, readFunctions, signatureOf, valueText } from "./rules.ts";
+import { decodeLogs } from "./writes.ts";
 import { pubChainContracts } from "./tables.ts";
 
 /** Contract deployment's handlers (contract/contracts.ts; docs/decisions/033). */
@@ -348,28 +349,15 @@ export async function contractEvents(input: Payload<"/sys/opc/contract/events">,
   }
   logs.reverse();
   const start = (input.pageIndex - 1) * input.pageSize;
-  const rows = logs.slice(start, start + input.pageSize).map((l) => {
-    let eventName: string | null = null;
-    let args: { name: string; value: string }[] = [];
-    try {
-      const d = decodeEventLog({ abi, topics: l.topics as [Hex, ...Hex[]], data: l.data });
-      eventName = d.eventName ?? null;
-      const values = d.args as unknown;
-      args = Array.isArray(values)
-        ? values.map((v, i) => ({ name: String(i), value: valueText(v) }))
-        : Object.entries((values ?? {}) as Record<string, unknown>).map(([name, v]) => ({ name, value: valueText(v) }));
-    } catch {
-      // An event the ABI does not describe: shown with its raw topics and data.
-    }
-    return {
-      blockNumber: Number(l.blockNumber),
-      txHash: l.transactionHash,
-      logIndex: Number(l.logIndex),
-      eventName,
-      args,
-      topics: l.topics,
-      data: l.data,
-    };
-  });
+  const page = logs.slice(start, start + input.pageSize);
+  const rows = decodeLogs(abi, page).map((d, i) => ({
+    blockNumber: Number(page[i]!.blockNumber),
+    txHash: page[i]!.transactionHash,
+    logIndex: d.logIndex,
+    eventName: d.eventName,
+    args: d.args,
+    topics: d.topics,
+    data: d.data,
+  }));
   return { page: { rows, total: logs.length, pageIndex: input.pageIndex, pageSize: input.pageSize } };
 }

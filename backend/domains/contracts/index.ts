@@ -13,6 +13,7 @@ import {
 import { seedDemoContracts } from "./demo.ts";
 import { contractJobs } from "./jobs.ts";
 import { parseArguments, readFunctions, signatureOf } from "./rules.ts";
+import { transactionDetail } from "./transaction.ts";
 import { decodeLogs, writeAt, writeContract } from "./writes.ts";
 
 /**
@@ -31,6 +32,7 @@ export default defineDomain({
     "/sys/opc/contract/redeploy": redeployContract,
     "/sys/opc/contract/call": callContract,
     "/sys/opc/contract/events": contractEvents,
+    "/sys/opc/transaction": transactionDetail,
     "/sys/opc/contract/write": (input, ctx) => writeContract(ctx.deps, ctx.user.id, input),
   }),
   jobs: contractJobs,

@@ -1,7 +1,7 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { listMessages, markRead, notify, notifyAll } from "./handlers.ts";
-import { inboxJobs } from "./mail.ts";
+import { inboxJobs, messageText } from "./mail.ts";
 export type { Notice } from "./handlers.ts";
 
 /** The Message Center (SPEC §2, §3 Message; contract/inbox.ts). Other domains write messages (db/tables.ts `messages`) only through `api.notify` / `api.notifyAll` (docs/decisions/018), which also schedule the mails by role of a message about money or services (./mail.ts, docs/decisions/085). */
@@ -12,5 +12,5 @@ export default defineDomain({
     "/sys/system/message/read": markRead,
   }),
   jobs: inboxJobs,
-  api: { notify, notifyAll },
+  api: { notify, notifyAll, messageText },
 });

@@ -210,6 +210,12 @@ function translator(language: Language): Promise<TFunction> {
   return known;
 }
 
+/** A message's text as the Message center shows it, in `language` (the search box's results, docs/decisions/089). */
+export async function messageText(language: Language, textKey: string, params: Record<string, string>) {
+  const t = await translator(language);
+  return t(textKey, messageParams(params, language));
+}
+
 /** The mail of one message to one member, if they still hold a role that receives it. */
 const noticeMailTo: JobHandler = async (payload, services) => {
   const { db } = services;

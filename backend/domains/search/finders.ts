@@ -15,6 +15,7 @@ import { payments, withdrawals } from "#backend/domains/payments/tables.ts";
 import { pubChainAccounts, pubChainGas, pubChainProjects } from "#backend/domains/public-chain/tables.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { supportTickets } from "#backend/domains/support/tables.ts";
+import { testServices } from "#backend/domains/test-services/tables.ts";
 import { snippetOf, type QueryShape } from "./rules.ts";
 
 /**
@@ -27,20 +28,35 @@ export type Finder = (db: Db, userId: number, q: QueryShape, lang: "en" | "zh-CN
 const LIMIT = SEARCH_KIND_LIMIT;
 const exactOr = (exact: boolean): SearchHit["match"] => (exact ? "exact" : "words");
 
+/** Published services by APPCode (unique) or name, and test services the same way (their APPCodes are their own). */
 export const findServices: Finder = async (db, userId, q) => {
-  const rows = await db
-    .select({ id: apps.id, name: apps.name, appCode: apps.appCode })
-    .from(apps)
-    .where(and(eq(apps.userId, userId), or(inArray(apps.appCode, q.codes), ilike(apps.name, q.contains))))
-    .orderBy(desc(apps.id))
-    .limit(LIMIT);
-  return rows.map((r) => ({
-    kind: "service",
+  const [published, tests] = await Promise.all([
+    db
+      .select({ id: apps.id, name: apps.name, appCode: apps.appCode })
+      .from(apps)
+      .where(and(eq(apps.userId, userId), or(inArray(apps.appCode, q.codes), ilike(apps.name, q.contains))))
+      .orderBy(desc(apps.id))
+      .limit(LIMIT),
+    db
+      .select({ id: testServices.id, name: testServices.name, appCode: testServices.appCode })
+      .from(testServices)
+      .where(
+        and(
+          eq(testServices.userId, userId),
+          or(inArray(testServices.appCode, q.codes), ilike(testServices.name, q.contains)),
+        ),
+      )
+      .orderBy(desc(testServices.id))
+      .limit(LIMIT),
+  ]);
+  const hit = (page: "service" | "testService") => (r: { id: number; name: string; appCode: string | null }) => ({
+    kind: "service" as const,
     label: r.name,
     detail: r.appCode,
-    match: exactOr(q.codes.includes(r.appCode)),
-    target: { page: "service", id: r.id },
-  }));
+    match: exactOr(!!r.appCode && q.codes.includes(r.appCode)),
+    target: { page, id: r.id },
+  });
+  return [...published.map(hit("service")), ...tests.map(hit("testService"))].slice(0, LIMIT);
 };
 
 export const findBills: Finder = async (db, userId, q) => {
@@ -150,49 +166,50 @@ export const findChain: Finder = async (db, userId, q) => {
   return hits.slice(0, LIMIT);
 };
 
-/** A transaction by its hash: a gas transfer to one of the account's chain accounts, or one they sent or received. */
+/**
+ * A transaction by its hash, leading to the transaction page (docs/decisions/089): a gas transfer to one of the
+ * account's chain accounts, or one the chains' index says one of them sent or received (the embedded engine's).
+ */
 async function transactionsOf(db: Db, userId: number, hash: string): Promise<SearchHit[]> {
-  const gas = await db
-    .select({ accountId: pubChainGas.accountId, name: pubChainAccounts.name })
+  const hit = (detail: string | null): SearchHit => ({
+    kind: "chain",
+    label: hash,
+    detail,
+    match: "exact",
+    target: { page: "transaction", id: hash },
+  });
+  const [gas] = await db
+    .select({ name: pubChainAccounts.name })
     .from(pubChainGas)
     .innerJoin(pubChainAccounts, eq(pubChainAccounts.id, pubChainGas.accountId))
     .where(and(eq(pubChainGas.txHash, hash), eq(pubChainGas.userId, userId)))
-    .limit(LIMIT);
-  const hits: SearchHit[] = gas.map((g) => ({
-    kind: "chain",
-    label: hash,
-    detail: g.name,
-    match: "exact",
-    target: { page: "chainAccount", id: g.accountId },
-  }));
+    .limit(1);
+  if (gas) return [hit(gas.name)];
   // The chains' transaction index, by its primary key (chain, hash) on each of the few chains.
   const chainIds = (await db.select({ id: chains.id, chainId: chains.chainId }).from(chains)).flatMap((c) => [
     c.id,
     c.chainId,
   ]);
-  if (chainIds.length === 0) return hits;
+  if (chainIds.length === 0) return [];
   const txs = await db
-    .select({ from: chainTxs.fromAddress, to: chainTxs.toAddress })
+    .select({ from: chainTxs.fromAddress, to: chainTxs.toAddress, created: chainTxs.contractAddress })
     .from(chainTxs)
     .where(and(inArray(chainTxs.chainId, [...new Set(chainIds)]), eq(chainTxs.hash, hash)))
     .limit(4);
-  const parties = [...new Set(txs.flatMap((t) => [t.from, t.to ?? ""]).filter(Boolean))];
-  if (parties.length === 0) return hits;
-  const lower = parties.map((a) => a.toLowerCase());
-  const accounts = await db
-    .select({ id: pubChainAccounts.id, name: pubChainAccounts.name, address: pubChainAccounts.address })
-    .from(pubChainAccounts)
-    .where(eq(pubChainAccounts.userId, userId));
-  for (const a of accounts)
-    if (lower.includes(a.address.toLowerCase()) && !hits.some((h) => h.target.id === a.id))
-      hits.push({
-        kind: "chain",
-        label: hash,
-        detail: a.name,
-        match: "exact",
-        target: { page: "chainAccount", id: a.id },
-      });
-  return hits;
+  const parties = txs.flatMap((t) => [t.from, t.to, t.created]).flatMap((a) => (a ? [a.toLowerCase()] : []));
+  if (parties.length === 0) return [];
+  const [accounts, contracts] = await Promise.all([
+    db
+      .select({ name: pubChainAccounts.name, address: pubChainAccounts.address })
+      .from(pubChainAccounts)
+      .where(eq(pubChainAccounts.userId, userId)),
+    db
+      .select({ name: pubChainContracts.name, address: pubChainContracts.address })
+      .from(pubChainContracts)
+      .where(eq(pubChainContracts.userId, userId)),
+  ]);
+  const party = [...accounts, ...contracts].find((a) => a.address && parties.includes(a.address.toLowerCase()));
+  return party ? [hit(party.name)] : [];
 }
 
 /** IPFS files by CID (its index) or by name, among the account's services. */
@@ -236,7 +253,7 @@ export const findDids: Finder = async (db, userId, q) => {
 
 export const findTickets: Finder = async (db, userId, q) => {
   const match: SQL[] = [ilike(supportTickets.question, q.contains)];
-  if (q.ticketId) match.push(eq(supportTickets.id, q.ticketId));
+  if (q.numberId) match.push(eq(supportTickets.id, q.numberId));
   const rows = await db
     .select({ id: supportTickets.id, question: supportTickets.question })
     .from(supportTickets)
@@ -247,7 +264,7 @@ export const findTickets: Finder = async (db, userId, q) => {
     kind: "ticket",
     label: `#${r.id}`,
     detail: snippetOf(r.question),
-    match: exactOr(r.id === q.ticketId),
+    match: exactOr(r.id === q.numberId),
     target: { page: "ticket", id: r.id },
   }));
 };

@@ -12,6 +12,7 @@ import {
   findWithdrawals,
   type Finder,
 } from "./finders.ts";
+import { findCredentials, findDdcs, findMessages } from "./finders-more.ts";
 import { shapeOf } from "./rules.ts";
 
 /** Every kind's finder, in the order the results page shows the groups (contract/search-codes.ts SEARCH_KINDS). */
@@ -22,9 +23,12 @@ const FINDERS: Finder[] = [
   findPayments,
   findWithdrawals,
   findChain,
+  findDdcs,
   findIpfs,
   findDids,
+  findCredentials,
   findTickets,
+  findMessages,
   findManual,
 ];
 

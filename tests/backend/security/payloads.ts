@@ -503,6 +503,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
       toValue: "50",
       idempotencyKey: idem(),
     }),
+    // The transaction page (docs/decisions/089): the caller's own contract write.
+    "/sys/opc/transaction": () => ({ hash: String(w.ids.pcTx[0]) }),
     "/sys/testService/create": () => ({
       name: `${w.tag} ts ${key().slice(3, 9)}`,
       version: "1.0.0",

@@ -131,6 +131,7 @@ export const KINDS = [
   "prnUpgrade",
   "crossCall",
   "alert",
+  "pcTx",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 export type Ids = Record<Kind, (number | string)[]>;
@@ -513,6 +514,14 @@ export async function buildWorld(prefix: string, other: Publisher, card = "55555
   );
   expect(contractDone.status, contractDone.failReason).toBe(2);
   markers.push(contractDone.address, contractDone.txHash);
+  // A write to it, whose transaction (with its decoded event) the transaction page shows (docs/decisions/089).
+  const marked = await ok(
+    "/sys/opc/contract/write",
+    { contractId: contract.contractId, signature: "mark(uint256)", args: ["5"], accountId: custody.accountId },
+    token,
+  );
+  ids.pcTx.push(marked.transaction.hash.toLowerCase());
+  markers.push(marked.transaction.hash);
 
   // An online IDE workspace from the storage sample (docs/decisions/044), its file first, then its folder.
   await ok("/sys/ide/grant", {}, token);
