@@ -146,13 +146,22 @@ test("democompany's demo token is deployed and answers its read functions", asyn
   await expect(page.getByRole("link", { name: "Demo Token" })).toBeVisible();
   await expect(page.getByTestId("event-row").getByTestId("event-name")).toHaveText(["Transfer"]);
 
-  // The same transaction from the top bar's search box.
+  // The same transaction from the top bar's search box: found as the contract's deployment and as a transaction.
   const box = page.getByRole("search").getByLabel("Search this account");
   await box.fill(hash);
   await box.press("Enter");
-  const chain = page.getByTestId("search-chain");
-  await chain.getByRole("link", { name: hash }).first().click();
+  const found = page.getByTestId("search-chain").getByRole("link", { name: hash });
+  await expect(found).toHaveCount(2);
+  await found.and(page.locator('a[href*="/Transaction?hash="]')).click();
   await expect(page.getByTestId("tx-hash")).toHaveText(hash);
+
+  // In Chinese.
+  await page.goto(
+    `/g/lang?lng=zh-CN&redirectTo=${encodeURIComponent(new URL(page.url()).pathname + new URL(page.url()).search)}`,
+  );
+  await expect(page.getByRole("heading", { level: 1, name: "交易" })).toBeVisible();
+  await expect(page.getByTestId("tx-status")).toHaveText("成功");
+  await expect(page.getByRole("heading", { name: "本交易的事件" })).toBeVisible();
 });
 
 const COUNTER = `// SPDX-License-Identifier: MIT
