@@ -52,7 +52,7 @@ export const ACTIVITY_RULES = {
   "/sys/system/clientInfo/h5billPay": { action: "bill.pay" },
   "/sys/system/clientInfo/h5billPayMany": { action: "bill.payMany", detail: ["billIds"] },
   "/sys/account/autoPay": { action: "autoPay.set", detail: ["enabled"] },
-  "/sys/alerts/save": { action: "alerts.save", detail: ["monthlyBudget", "balanceFloor"] },
+  "/sys/alerts/save": { action: "alerts.save", detail: ["monthlyBudget", "balanceFloor", "ipfsWeeklyTraffic"] },
   "/sys/account/recharge": { action: "balance.recharge", detail: ["payType", "amount"] },
   "/sys/account/payment": { action: "payment.check" },
   "/sys/account/h5cashOutAmount": { action: "balance.withdraw", detail: ["amount"] },

@@ -2,8 +2,8 @@ import type { APIRequestContext } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
 import { CAPTCHA, createActiveUser, PASSWORD, signInOverHttp, uniqueUser, waitForMail } from "./support.ts";
 
-// Alerts before limits bite (issue 35 §1, docs/decisions/087), with JavaScript on and off: a refused amount comes
-// back at its field with what was typed; a budget saved below what is billed already is told at once, in the
+// Alerts before limits bite (issue 35 §1, docs/decisions/087, 090), with JavaScript on and off: a refused amount or
+// traffic budget comes back at its field with what was typed; a budget saved below what is billed already is told at once, in the
 // Message center (whose link opens the Alerts page), in the page's history with the page that acts on it, and by mail.
 
 async function vueapi(request: APIRequestContext, path: string, data: unknown, token?: string) {
@@ -38,19 +38,29 @@ test("a monthly budget passed is told at once: Message center, history and mail"
   await expect(page.getByTestId("alerts-billed")).toHaveText("$12.50 (no budget set)");
   await expect(page.getByTestId("alerts-empty")).toBeVisible();
 
+  await expect(page.getByTestId("alerts-ipfs-traffic")).toHaveText("No weekly traffic budget set");
   const budget = page.getByLabel("Monthly budget (USD)");
+  const traffic = page.getByLabel("Weekly traffic budget of each IPFS service (GB)");
   await budget.fill("twenty");
+  await traffic.fill("lots");
   await page.getByRole("button", { name: "Save alerts" }).click();
   const errorOfBudget = page.locator(`[id="${await budget.getAttribute("id")}-error"]`);
   await expect(errorOfBudget).toHaveText("Enter an amount in USD with at most 2 decimals, such as 100 or 25.50.");
   await expect(budget).toHaveValue("twenty");
+  await expect(page.locator(`[id="${await traffic.getAttribute("id")}-error"]`)).toHaveText(
+    "Enter a number of GB with at most 2 decimals, such as 50 or 2.5.",
+  );
+  await expect(traffic).toHaveValue("lots");
 
   await budget.fill("20");
+  await traffic.fill("2.5");
   await page.getByLabel("Alert when the balance falls below (USD)").fill("5");
   await page.getByRole("button", { name: "Save alerts" }).click();
   await expect(page.getByTestId("flash")).toHaveText("The alerts were saved.");
   await expect(page.getByTestId("alerts-billed")).toHaveText("$12.50 of $20.00 (62 %)");
   await expect(page.getByTestId("alerts-balance")).toHaveText("$0.00 (alert below $5.00)");
+  await expect(page.getByTestId("alerts-ipfs-traffic")).toHaveText("2.50 GB a week for each IPFS service");
+  await expect(traffic).toHaveValue("2.5");
   const rows = page.getByTestId("alert-row");
   // Newest first: both were told by the one save, the balance's after the budget's.
   await expect(rows.getByTestId("alert-kind")).toHaveText([

@@ -18,6 +18,8 @@ export class Meter<K extends Record<string, string | number | null>, C extends C
   private pending = new Map<string, Metered<K, C>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Told what each write wrote, once it is written (set by `meterOf`: the flush listeners of its database). */
+  written?: (batch: Metered<K, C>[]) => void;
 
   constructor(
     /** Writes one batch in one transaction (adding to what the rows hold); throws when nothing was written. */
@@ -64,6 +66,7 @@ export class Meter<K extends Record<string, string | number | null>, C extends C
         for (const e of batch) this.add(e.key, e.counts);
         throw error;
       }
+      this.written?.(batch);
     };
     this.flushing = this.flushing.then(run, run);
     return this.flushing;
@@ -80,6 +83,22 @@ export class Meter<K extends Record<string, string | number | null>, C extends C
 /** One meter per database and name: the process's meter of a use (a door, a domain). */
 const meters = new WeakMap<object, Map<string, Meter<never, never>>>();
 
+/**
+ * What a flush wrote: the meter's name and the keys of the rows it moved. A listener is called synchronously after
+ * the write's transaction committed; it must only note the keys and do its work later (it runs on a flush, which a
+ * request may await), never throw (a throw is logged and ignored) and never write counts itself.
+ */
+export type FlushListener = (meter: string, keys: Record<string, string | number | null>[]) => void;
+const listeners = new WeakMap<object, Set<FlushListener>>();
+
+/** Listens to every flush of the meters of `db` (docs/decisions/090: alerts checked after a flush); answers the unlisten. */
+export function onFlush(db: object, listener: FlushListener): () => void {
+  let set = listeners.get(db);
+  if (!set) listeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => void listeners.get(db)?.delete(listener);
+}
+
 export function meterOf<K extends Record<string, string | number | null>, C extends Counts>(
   db: object,
   name: string,
@@ -88,7 +107,20 @@ export function meterOf<K extends Record<string, string | number | null>, C exte
   let byName = meters.get(db);
   if (!byName) meters.set(db, (byName = new Map()));
   let meter = byName.get(name) as unknown as Meter<K, C> | undefined;
-  if (!meter) byName.set(name, (meter = make()) as unknown as Meter<never, never>);
+  if (!meter) {
+    byName.set(name, (meter = make()) as unknown as Meter<never, never>);
+    meter.written = (batch) => {
+      const set = listeners.get(db);
+      if (!set?.size) return;
+      const keys = batch.map((e) => e.key);
+      for (const listener of set)
+        try {
+          listener(name, keys);
+        } catch (error) {
+          console.warn(`${name}: a flush listener failed:`, error);
+        }
+    };
+  }
   return meter;
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { GasStatus } from "#contract/public-chain-codes.ts";
 import { messages } from "#backend/db/tables.ts";
+import { alertFirings } from "#backend/domains/alerts/tables.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import chain from "#backend/domains/chain/index.ts";
 import {
@@ -209,5 +210,15 @@ describe("gas after its request", () => {
       .where(eq(pubChainAccounts.id, account.id));
     await watchGas(service.services, clock);
     expect(await lowMessages()).toHaveLength(2);
+    // Each fall is one gas alert of the alerts framework (docs/decisions/090): in the history, its message linked to it.
+    const firings = await service.services.db
+      .select()
+      .from(alertFirings)
+      .where(and(eq(alertFirings.kind, "gas"), eq(alertFirings.subjectId, account.id)));
+    expect(firings.map((f) => [f.accountId, f.subjectName, f.valueCents, f.limitCents])).toEqual([
+      [userId, "pcwatch wallet", 0, 5e7],
+      [userId, "pcwatch wallet", 1e8, 1e9],
+    ]);
+    expect((await lowMessages()).map((m) => m.refKind)).toEqual(["alert", "alert"]);
   });
 });

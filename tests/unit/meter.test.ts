@@ -1,5 +1,14 @@
-import { describe, expect, it } from "vitest";
-import { Meter, QuotaBlocks, blockOf, type Metered, type QuotaStore } from "#backend/kit/meter.ts";
+import { describe, expect, it, vi } from "vitest";
+import {
+  Meter,
+  QuotaBlocks,
+  blockOf,
+  meterOf,
+  onFlush,
+  stopMeterOf,
+  type Metered,
+  type QuotaStore,
+} from "#backend/kit/meter.ts";
 
 // The one meter kit (docs/decisions/057): counts in memory, one write a batch, counts put back when a write
 // fails, the last write at stop; daily caps taken in blocks of at most 1 % of the cap, never past it.
@@ -130,5 +139,35 @@ describe("QuotaBlocks", () => {
     const results = await Promise.all(Array.from({ length: 30 }, () => q.take("p@d", 1, 20)));
     expect(results.filter(Boolean)).toHaveLength(20);
     expect(db.reserved.get("p@d")).toBe(20);
+  });
+});
+
+describe("flush listeners (docs/decisions/090)", () => {
+  it("are told the keys a flush wrote, only once it is written; a throwing listener neither fails it nor stops the others", async () => {
+    const db = {};
+    const s = sink();
+    const meter = meterOf(db, "listened", () => new Meter<Key, Counts>(s.write, "listened", 60_000));
+    const heard: [string, unknown[]][] = [];
+    const unlisten = onFlush(db, (name, keys) => heard.push([name, keys]));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    onFlush(db, () => {
+      throw new Error("listener broke");
+    });
+    meter.add({ a: 1, b: "x" }, { n: 1, bytes: 1 });
+    s.failOnce();
+    await expect(meter.flush()).rejects.toThrow("database away");
+    expect(heard).toEqual([]);
+    await meter.flush();
+    expect(heard).toEqual([["listened", [{ a: 1, b: "x" }]]]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    unlisten();
+    meter.add({ a: 2, b: "y" }, { n: 1, bytes: 1 });
+    await meter.flush();
+    expect(heard).toHaveLength(1);
+    // Another database's listeners hear nothing of this one.
+    expect(onFlush({}, () => heard.push(["other", []]))).toBeTypeOf("function");
+    await stopMeterOf(db, "listened");
+    expect(heard).toHaveLength(1);
+    warn.mockRestore();
   });
 });

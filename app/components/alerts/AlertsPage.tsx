@@ -1,29 +1,31 @@
 import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { alertSettingsSchema, type AlertFiring } from "#contract/alerts.ts";
+import { GB } from "#contract/ipfs-codes.ts";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
-import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
-import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
+import { AlertHistory } from "#app/components/alerts/AlertHistory.tsx";
+import { formatSize, formatUsd } from "#app/lib/format.ts";
 
 type Language = "en" | "zh-CN";
 type Page<Row> = { rows: Row[]; pageIndex: number; pageSize: number; total: number };
 export type AlertSettings = {
   monthlyBudgetCents: number | null;
   balanceFloorCents: number | null;
+  ipfsWeeklyTrafficBytes: number | null;
   billedThisMonthCents: number;
   balanceCents: number;
 };
 
 const amountText = (cents: number | null) => (cents === null ? "" : (cents / 100).toFixed(2));
-/** Where each alert is acted on (issue 35 §1: "with a link to the page that acts on it"). */
-const ACT = { budget: "/g/home/userCenter/MyBills", balance: "/g/home/userCenter/MyAccount/Recharge" } as const;
+/** GB with at most two decimals, as typed. */
+const gbText = (bytes: number | null) => (bytes === null ? "" : String(Math.round((bytes / GB) * 100) / 100));
 
 /**
- * Alerts (issue 35 §1, docs/decisions/087): where the account stands against its budget and balance alert, the
- * settings form (for the roles that handle money; checked with the contract's schema here and again by the backend,
+ * Alerts (issue 35 §1, docs/decisions/087, 090): where the account stands against its budget, balance and IPFS traffic
+ * alerts, the settings form (for the roles that handle money; checked with the contract's schema here and again by the backend,
  * the same errors without JavaScript), and the alerts told, each with the page that acts on it.
  */
 export function AlertsPage({
@@ -46,33 +48,10 @@ export function AlertsPage({
   const usd = (cents: number) => formatUsd(cents, language);
   const budget = settings.monthlyBudgetCents;
   const floor = settings.balanceFloorCents;
-  const columns: Column<AlertFiring>[] = [
-    {
-      header: zoneHeader(t, t("history.columns.at")),
-      cell: (a) => formatDate(a.firedAt, language, true, false),
-      className: "whitespace-nowrap",
-    },
-    {
-      header: t("history.columns.alert"),
-      cell: (a) =>
-        a.kind === "budget" ? t("history.budget", { threshold: a.threshold, period: a.period }) : t("history.balance"),
-      cellTestId: "alert-kind",
-    },
-    { header: t("history.columns.value"), cell: (a) => usd(a.valueCents), numeric: true },
-    { header: t("history.columns.limit"), cell: (a) => usd(a.limitCents), numeric: true },
-    {
-      header: <span className="sr-only">{t("history.columns.alert")}</span>,
-      cell: (a) => (
-        <Link to={ACT[a.kind]} className="link">
-          {t(`history.act.${a.kind}`)}
-        </Link>
-      ),
-    },
-  ];
   return (
     <section className="space-y-6" aria-labelledby="alerts-title">
       <PageHeader title={t("title")} titleId="alerts-title" description={t("intro")} />
-      <dl className="grid gap-4 sm:grid-cols-2">
+      <dl className="grid gap-4 sm:grid-cols-3">
         <div className="card p-4">
           <dt className="text-sm text-slate-600">{t("status.billed")}</dt>
           <dd className="mt-1 text-lg font-semibold tabular-nums" data-testid="alerts-billed">
@@ -93,23 +72,17 @@ export function AlertsPage({
               : t("status.noFloor", { balance: usd(settings.balanceCents) })}
           </dd>
         </div>
+        <div className="card p-4">
+          <dt className="text-sm text-slate-600">{t("status.ipfsTraffic")}</dt>
+          <dd className="mt-1 text-lg font-semibold tabular-nums" data-testid="alerts-ipfs-traffic">
+            {settings.ipfsWeeklyTrafficBytes
+              ? t("status.ipfsTrafficBudget", { budget: formatSize(settings.ipfsWeeklyTrafficBytes) })
+              : t("status.noIpfsTraffic")}
+          </dd>
+        </div>
       </dl>
       <SettingsForm settings={settings} mayChange={mayChange} lastResult={lastResult} />
-      <section aria-labelledby="alerts-history" className="space-y-2">
-        <h2 id="alerts-history" className="text-lg font-semibold">
-          {t("history.title")}
-        </h2>
-        <RecordTable
-          label={t("history.title")}
-          page={history}
-          columns={columns}
-          rowKey={(a) => a.id}
-          rowTestId="alert-row"
-          rowProps={(a) => ({ "aria-selected": a.id === opened })}
-          empty={t("history.empty")}
-          emptyTestId="alerts-empty"
-        />
-      </section>
+      <AlertHistory history={history} opened={opened} language={language} />
     </section>
   );
 }
@@ -131,6 +104,7 @@ function SettingsForm({
     defaultValue: {
       monthlyBudget: amountText(settings.monthlyBudgetCents),
       balanceFloor: amountText(settings.balanceFloorCents),
+      ipfsWeeklyTraffic: gbText(settings.ipfsWeeklyTrafficBytes),
     },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: alertSettingsSchema }),
   });
@@ -157,6 +131,12 @@ function SettingsForm({
           field={fields.balanceFloor}
           label={t("form.balanceFloor")}
           hint={t("form.balanceFloorHint")}
+          autoComplete="off"
+        />
+        <TextField
+          field={fields.ipfsWeeklyTraffic}
+          label={t("form.ipfsWeeklyTraffic")}
+          hint={t("form.ipfsWeeklyTrafficHint")}
           autoComplete="off"
         />
         <SubmitButton className="btn-primary">{t("form.save")}</SubmitButton>

@@ -3,15 +3,18 @@ import { BUDGET_THRESHOLDS } from "#contract/alerts.ts";
 import { PayState } from "#contract/billing-codes.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { bills, wallets } from "#backend/domains/billing/tables.ts";
-import inbox from "#backend/domains/inbox/index.ts";
 import { schedule, type JobHandler } from "#backend/jobs/runner.ts";
+import { periodEndCandidates } from "./periods.ts";
 import { alertFirings, alertSettings } from "./tables.ts";
+import { fireAll, told, unfired, type Candidate } from "./tell.ts";
+import { capacityCandidates, requestCandidates, trafficCandidates, type Scope } from "./usage.ts";
 
 /**
- * Checking an account's alerts (issue 35 §1, docs/decisions/087): after its settings are saved, and by a durable job
- * every few minutes for every account that has any. Each alert is told once per threshold and period, also with
- * several processes checking at once: the budget's by the unique firing row, the balance's by the conditional
- * update of its flag. A message is written in the same transaction (Message center, and mail by role, ADR 085).
+ * Checking alerts (issue 35 §1, docs/decisions/087, 090): an account's after its settings are saved, every account's
+ * by a durable job every few minutes, and a meter's subjects after a flush that moved their counts (./flush.ts). Each
+ * alert is told once per threshold and period, also with several processes checking at once: by the unique firing row
+ * (./tell.ts), and the balance's by the conditional update of its flag. A message is written in the same transaction
+ * (Message center, and mail by role, ADR 085).
  */
 
 export const CHECK_ALERTS = "alerts.check";
@@ -37,86 +40,89 @@ export async function balanceOf(db: Db | Tx, accountId: number): Promise<number>
   return row?.balance ?? 0;
 }
 
-/** Checks the alerts of one account now; answers how many it told. */
+/** The budget alert of one account's settings (docs/decisions/087), when this month's bills reached 50 % of it. */
+async function budgetCandidate(db: Db, accountId: number, budget: number, now: Date): Promise<Candidate[]> {
+  const billed = await billedThisMonth(db, accountId, now);
+  const reached = BUDGET_THRESHOLDS.filter((share) => billed * 100 >= share * budget);
+  if (reached.length === 0) return [];
+  const month = now.toISOString().slice(0, 7);
+  return [
+    {
+      accountId,
+      kind: "budget",
+      subjectId: 0,
+      subjectName: "",
+      reached,
+      period: month,
+      value: billed,
+      limit: budget,
+      notice: (threshold) => ({
+        textKey: threshold >= 100 ? "messages.alerts.budgetReached" : "messages.alerts.budget",
+        params: { percent: String(threshold), billed: usd(billed), budget: usd(budget), month },
+      }),
+    },
+  ];
+}
+
+/**
+ * The balance alert: armed by `alert_settings.balance_alerted` (the conditional update that sets it decides which
+ * check tells), cleared when a check sees the balance back at or above the amount; its firing row is per day.
+ */
+async function checkBalance(db: Db, accountId: number, floor: number, alerted: boolean, now: Date) {
+  const balance = await balanceOf(db, accountId);
+  if (balance >= floor) {
+    // Back above the amount: the next fall is told again.
+    if (alerted)
+      await db.update(alertSettings).set({ balanceAlerted: false }).where(eq(alertSettings.accountId, accountId));
+    return 0;
+  }
+  return db.transaction(async (tx) => {
+    const armed = await tx
+      .update(alertSettings)
+      .set({ balanceAlerted: true })
+      .where(and(eq(alertSettings.accountId, accountId), eq(alertSettings.balanceAlerted, false)))
+      .returning({ accountId: alertSettings.accountId });
+    if (armed.length === 0) return 0;
+    const [fired] = await tx
+      .insert(alertFirings)
+      .values({
+        accountId,
+        kind: "balance",
+        threshold: 0,
+        period: now.toISOString().slice(0, 10),
+        valueCents: balance,
+        limitCents: floor,
+        firedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!fired) return 0;
+    await told(tx, fired, { textKey: "messages.alerts.balance", params: { balance: usd(balance), floor: usd(floor) } });
+    return 1;
+  });
+}
+
+/** The usage and period-end alerts in a scope (docs/decisions/090): these need no settings but the traffic budget. */
+export async function usageCandidates(db: Db, now: Date, scope: Scope): Promise<Candidate[]> {
+  const periodEnds = scope.projectIds || scope.serviceIds ? [] : periodEndCandidates(db, now, scope.accountId);
+  const found = await Promise.all([
+    requestCandidates(db, now, scope),
+    capacityCandidates(db, scope),
+    trafficCandidates(db, now, scope),
+    periodEnds,
+  ]);
+  return found.flat();
+}
+
+/** Checks every alert of one account now (after a save, and in tests); answers how many it told. */
 export async function checkAlerts(db: Db, accountId: number, now: Date): Promise<number> {
   const [settings] = await db.select().from(alertSettings).where(eq(alertSettings.accountId, accountId));
-  if (!settings) return 0;
   let told = 0;
-  const budget = settings.monthlyBudgetCents;
-  if (budget) {
-    const billed = await billedThisMonth(db, accountId, now);
-    const reached = BUDGET_THRESHOLDS.filter((share) => billed * 100 >= share * budget);
-    if (reached.length > 0)
-      told += await db.transaction(async (tx) => {
-        const month = now.toISOString().slice(0, 7);
-        const fired = await tx
-          .insert(alertFirings)
-          .values(
-            reached.map((threshold) => ({
-              accountId,
-              kind: "budget",
-              threshold,
-              period: month,
-              valueCents: billed,
-              limitCents: budget,
-              firedAt: now,
-            })),
-          )
-          .onConflictDoNothing()
-          .returning({ id: alertFirings.id, threshold: alertFirings.threshold });
-        if (fired.length === 0) return 0;
-        // Spend that leaps past several thresholds at once is told once, at the highest.
-        const top = fired.reduce((a, b) => (b.threshold > a.threshold ? b : a));
-        await inbox.api.notify(tx, {
-          userId: accountId,
-          textKey: top.threshold >= 100 ? "messages.alerts.budgetReached" : "messages.alerts.budget",
-          params: { percent: String(top.threshold), billed: usd(billed), budget: usd(budget), month },
-          at: now,
-          ref: { kind: "alert", id: top.id },
-        });
-        return 1;
-      });
-  }
-  const floor = settings.balanceFloorCents;
-  if (floor) {
-    const balance = await balanceOf(db, accountId);
-    if (balance < floor) {
-      told += await db.transaction(async (tx) => {
-        const armed = await tx
-          .update(alertSettings)
-          .set({ balanceAlerted: true })
-          .where(and(eq(alertSettings.accountId, accountId), eq(alertSettings.balanceAlerted, false)))
-          .returning({ accountId: alertSettings.accountId });
-        if (armed.length === 0) return 0;
-        const [fired] = await tx
-          .insert(alertFirings)
-          .values({
-            accountId,
-            kind: "balance",
-            threshold: 0,
-            period: now.toISOString().slice(0, 10),
-            valueCents: balance,
-            limitCents: floor,
-            firedAt: now,
-          })
-          .onConflictDoNothing()
-          .returning({ id: alertFirings.id });
-        if (!fired) return 0;
-        await inbox.api.notify(tx, {
-          userId: accountId,
-          textKey: "messages.alerts.balance",
-          params: { balance: usd(balance), floor: usd(floor) },
-          at: now,
-          ref: { kind: "alert", id: fired.id },
-        });
-        return 1;
-      });
-    } else if (settings.balanceAlerted) {
-      // Back above the amount: the next fall is told again.
-      await db.update(alertSettings).set({ balanceAlerted: false }).where(eq(alertSettings.accountId, accountId));
-    }
-  }
-  return told;
+  if (settings?.monthlyBudgetCents)
+    told += await fireAll(db, await budgetCandidate(db, accountId, settings.monthlyBudgetCents, now), now);
+  if (settings?.balanceFloorCents)
+    told += await checkBalance(db, accountId, settings.balanceFloorCents, settings.balanceAlerted, now);
+  return told + (await fireAll(db, await usageCandidates(db, now, { accountId }), now));
 }
 
 /** The next check, at the next slot of CHECK_EVERY_MS (one job a slot, whichever process schedules it). */
@@ -125,12 +131,25 @@ export function scheduleCheck(db: Db, at: Date) {
   return schedule(db, CHECK_ALERTS, {}, { runAt: slot, dedupeKey: `${CHECK_ALERTS}:${slot.toISOString()}` });
 }
 
-/** Every account with alerts, then the next check. */
-const checkAll: JobHandler = async (_payload, services) => {
+/**
+ * Every account's alerts: the money alerts of each account with settings, the usage and period-end alerts of every
+ * subject at once (what was told before is skipped by its firing rows); then the next check.
+ */
+export async function checkAll(db: Db, now: Date): Promise<number> {
+  const accounts = await db.select().from(alertSettings);
+  let told = 0;
+  for (const s of accounts) {
+    if (s.monthlyBudgetCents)
+      told += await fireAll(db, await budgetCandidate(db, s.accountId, s.monthlyBudgetCents, now), now);
+    if (s.balanceFloorCents) told += await checkBalance(db, s.accountId, s.balanceFloorCents, s.balanceAlerted, now);
+  }
+  return told + (await fireAll(db, await unfired(db, await usageCandidates(db, now, {})), now));
+}
+
+const checkJob: JobHandler = async (_payload, services) => {
   const now = services.now();
-  const accounts = await services.db.select({ accountId: alertSettings.accountId }).from(alertSettings);
-  for (const { accountId } of accounts) await checkAlerts(services.db, accountId, now);
+  await checkAll(services.db, now);
   await scheduleCheck(services.db, new Date(now.getTime() + 1));
 };
 
-export const alertJobs = { [CHECK_ALERTS]: checkAll };
+export const alertJobs = { [CHECK_ALERTS]: checkJob };

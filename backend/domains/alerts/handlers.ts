@@ -1,6 +1,6 @@
 import { count, desc, eq } from "drizzle-orm";
 import { toCents } from "#contract/rules.ts";
-import type { AlertKind } from "#contract/alerts.ts";
+import { bytesOfGb, type AlertKind } from "#contract/alerts.ts";
 import type { Handler } from "#backend/http/router.ts";
 import { balanceOf, billedThisMonth, checkAlerts } from "./check.ts";
 import { alertFirings, alertSettings } from "./tables.ts";
@@ -17,17 +17,19 @@ export const alertSettingsOf: Handler<"/sys/alerts/settings"> = async (_input, {
   return {
     monthlyBudgetCents: settings?.monthlyBudgetCents ?? null,
     balanceFloorCents: settings?.balanceFloorCents ?? null,
+    ipfsWeeklyTrafficBytes: settings?.ipfsWeeklyTrafficBytes ?? null,
     billedThisMonthCents: billed,
     balanceCents: balance,
   };
 };
 
-/** Saves both alerts and checks them at once, so a budget already passed is told now, not at the next check. */
+/** Saves the alerts and checks them at once, so a budget already passed is told now, not at the next check. */
 export const saveAlertSettings: Handler<"/sys/alerts/save"> = async (input, { deps, user, member }) => {
   const now = deps.now();
   const values = {
     monthlyBudgetCents: input.monthlyBudget ? toCents(input.monthlyBudget) : null,
     balanceFloorCents: input.balanceFloor ? toCents(input.balanceFloor) : null,
+    ipfsWeeklyTrafficBytes: input.ipfsWeeklyTraffic ? bytesOfGb(input.ipfsWeeklyTraffic) : null,
     updatedAt: now,
     updatedBy: member.id,
   };
@@ -56,6 +58,8 @@ export const alertHistory: Handler<"/sys/alerts/history"> = async (input, { deps
       rows: rows.map((r) => ({
         id: r.id,
         kind: r.kind as AlertKind,
+        subjectId: r.subjectId,
+        subjectName: r.subjectName,
         threshold: r.threshold,
         period: r.period,
         valueCents: r.valueCents,

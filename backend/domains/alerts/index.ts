@@ -1,11 +1,15 @@
 import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { alertJobs, scheduleCheck } from "./check.ts";
+import { stopWatchingFlushes, watchFlushes } from "./flush.ts";
 import { alertHistory, alertSettingsOf, saveAlertSettings } from "./handlers.ts";
+import { fireInTx } from "./tell.ts";
 
 /**
- * Alerts before limits bite (issue 35 §1, docs/decisions/087; contract/alerts.ts): a monthly budget for all bills
- * and a balance to stay above, told once per threshold and period through the Message center (and mail by role).
+ * Alerts before limits bite (issue 35 §1, docs/decisions/087, 090; contract/alerts.ts): a monthly budget for all
+ * bills, a balance to stay above, a public-chain project's daily requests, a chain account's gas, an IPFS service's
+ * capacity and weekly traffic, and the end of a dedicated-node project's or consortium service's paid period, told
+ * once per threshold and period through the Message center (and mail by role).
  */
 export default defineDomain({
   name: "alerts",
@@ -16,4 +20,14 @@ export default defineDomain({
   }),
   jobs: alertJobs,
   schedules: [(db, now) => scheduleCheck(db, now)],
+  // The meters' flushes of this process are watched for thresholds crossed (./flush.ts) until the domain stops.
+  start: (deps) => watchFlushes(deps),
+  stop: (deps) => stopWatchingFlushes(deps),
+  api: {
+    /**
+     * Records an alert a domain found itself (the gas watch of the public chain) and tells it, in the caller's
+     * transaction, once per threshold and period; answers 1 when it told.
+     */
+    fireInTx,
+  },
 });

@@ -55,6 +55,12 @@ export const MAIL_TOPICS: Readonly<Record<string, MailTopic>> = {
   "messages.alerts.budget": MONEY,
   "messages.alerts.budgetReached": MONEY,
   "messages.alerts.balance": MONEY,
+  "messages.alerts.ipfsTraffic": MONEY,
+  "messages.alerts.ipfsTrafficReached": MONEY,
+  "messages.alerts.nodeEndWeek": MONEY,
+  "messages.alerts.nodeEndDay": MONEY,
+  "messages.alerts.serviceEndWeek": MONEY,
+  "messages.alerts.serviceEndDay": MONEY,
   "messages.service.renewalPaid": MONEY,
   "messages.service.renewalUnpaid": MONEY,
   "messages.dedicatedNodes.renewalPaid": MONEY,
@@ -112,6 +118,10 @@ export const MAIL_TOPICS: Readonly<Record<string, MailTopic>> = {
   "messages.dedicatedNodes.resumed": SERVICES,
   "messages.dedicatedNodes.lapsed": SERVICES,
   "messages.gasLow": SERVICES,
+  "messages.alerts.requests": SERVICES,
+  "messages.alerts.requestsReached": SERVICES,
+  "messages.alerts.ipfsCapacity": SERVICES,
+  "messages.alerts.ipfsCapacityReached": SERVICES,
 };
 
 /** The messages shown in the Message center only, and why they are not mailed. */

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, count, eq, like, lt, sql } from "drizzle-orm";
 import { Msg } from "#contract/messages.ts";
 import { BillType } from "#contract/billing-codes.ts";
 import { GasStatus, weiForCents } from "#contract/public-chain-codes.ts";
@@ -10,7 +10,8 @@ import { schedule, type JobEntry } from "#backend/jobs/runner.ts";
 import billing from "#backend/domains/billing/index.ts";
 import chain from "#backend/domains/chain/index.ts";
 import { chainTxs, ReceiptStatus } from "#backend/domains/chain/tables.ts";
-import inbox from "#backend/domains/inbox/index.ts";
+import alerts from "#backend/domains/alerts/index.ts";
+import { alertFirings } from "#backend/domains/alerts/tables.ts";
 import { paidBill } from "./bills.ts";
 import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables.ts";
 
@@ -21,8 +22,9 @@ import { pubChainAccounts, pubChainGas, pubChainProjects } from "./tables.ts";
  *   (it is not), once, under the row's lock. It runs at every start and every 5 minutes, for assignments
  *   older than 2 minutes (a request still transferring is left alone).
  * - `public-chain.gasWatch`: every 10 minutes, each chain account's gas read from the chain; the first time it
- *   is below the account's warning value, its owner gets a message; it is sent again only after the gas rose
- *   above the value and fell again.
+ *   is below the account's warning value, its owner is told (the gas alert of the alerts domain, docs/decisions/090:
+ *   a firing in the Alerts page's history and its message); it is told again only after the gas rose above the
+ *   value and fell again.
  */
 export const JOB_GAS_RECOVER = "public-chain.gasRecover";
 export const JOB_GAS_WATCH = "public-chain.gasWatch";
@@ -239,6 +241,7 @@ export async function gasOf(deps: Deps, chainName: string, address: string): Pro
   }
 }
 
+const GWEI = 10n ** 9n;
 const ether = (wei: bigint) => {
   const whole = wei / 10n ** 18n;
   const fraction = (wei % 10n ** 18n).toString().padStart(18, "0").slice(0, 6).replace(/0+$/, "");
@@ -270,13 +273,36 @@ export async function watchGas(deps: Deps, now: Date): Promise<number> {
         .where(and(eq(pubChainAccounts.id, account.id), sql`${pubChainAccounts.gasLowSince} is null`))
         .returning({ id: pubChainAccounts.id });
       if (!marked.length) return;
-      await inbox.api.notify(tx, {
-        userId: account.userId,
-        textKey: "messages.gasLow",
-        params: { account: account.name, project: project.name, gas: ether(gas), warning: ether(warning) },
-        at: now,
-      });
-      sent += 1;
+      // The gas alert of the alerts framework (docs/decisions/090): its firing is the history, its period the fall
+      // (the instant it was seen; a second fall seen at the same instant, as under a stopped clock, is numbered).
+      const [{ before }] = await tx
+        .select({ before: count() })
+        .from(alertFirings)
+        .where(
+          and(
+            eq(alertFirings.kind, "gas"),
+            eq(alertFirings.subjectId, account.id),
+            like(alertFirings.period, `${now.toISOString()}%`),
+          ),
+        );
+      sent += await alerts.api.fireInTx(
+        tx,
+        {
+          accountId: account.userId,
+          kind: "gas",
+          subjectId: account.id,
+          subjectName: account.name,
+          reached: [0],
+          period: before ? `${now.toISOString()}#${before + 1}` : now.toISOString(),
+          value: Number(gas / GWEI),
+          limit: Number(warning / GWEI),
+          notice: () => ({
+            textKey: "messages.gasLow",
+            params: { account: account.name, project: project.name, gas: ether(gas), warning: ether(warning) },
+          }),
+        },
+        now,
+      );
     });
   }
   return sent;
