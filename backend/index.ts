@@ -31,6 +31,7 @@ import store from "./domains/store/index.ts";
 import testServices from "./domains/test-services/index.ts";
 import serviceWizard from "./domains/service-wizard/index.ts";
 import docs from "./domains/docs/index.ts";
+import legal from "./domains/legal/index.ts";
 import market from "./domains/market/index.ts";
 import dedicatedNodes from "./domains/dedicated-nodes/index.ts";
 import fabric from "./domains/fabric/index.ts";
@@ -82,6 +83,7 @@ export const domains: readonly Domain[] = [
   ide,
   support,
   docs,
+  legal,
   market,
   crossChain,
   dedicatedNodes,

@@ -179,6 +179,10 @@ export const AUDIT_RULES = {
   "/sys/ops/docs/move": { action: "doc.change", target: "docPage", id: "docId", decision: "move", outcome: true },
   "/sys/ops/docs/publish": { action: "doc.change", target: "docPage", id: "docId", decision: "publish", outcome: true },
   "/sys/ops/docs/delete": { action: "doc.change", target: "docPage", id: "docId", decision: "delete", outcome: true },
+  "/sys/ops/legal/list": "read",
+  "/sys/ops/legal/detail": "read",
+  "/sys/ops/legal/save": { action: "legal.change", target: "legalText", id: "page", decision: "save" },
+  "/sys/ops/legal/contact": { action: "legal.change", target: "contactAddresses", decision: "save" },
   "/sys/ops/market/list": "read",
   "/sys/ops/market/save": {
     action: "market.change",

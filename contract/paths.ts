@@ -28,6 +28,7 @@ import { communityPaths } from "./community.ts";
 import { idePaths } from "./ide.ts";
 import { supportPaths } from "./support.ts";
 import { docPaths } from "./docs.ts";
+import { legalPaths } from "./legal.ts";
 import { marketPaths } from "./market.ts";
 import { crossChainFixturePaths, crossChainPaths } from "./cross-chain.ts";
 import { dedicatedNodePaths } from "./dedicated-nodes.ts";
@@ -78,6 +79,7 @@ export const paths = {
   ...idePaths,
   ...supportPaths,
   ...docPaths,
+  ...legalPaths,
   ...marketPaths,
   ...crossChainPaths,
   ...crossChainFixturePaths,

@@ -173,6 +173,7 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.opsAnnouncements", to: "/g/home/operations/Announcements", group: "content" },
   { key: "titles.opsReleaseNotes", to: "/g/home/operations/ReleaseNotes", group: "content" },
   { key: "titles.opsDocs", to: "/g/home/operations/Documentation", group: "content" },
+  { key: "titles.opsLegal", to: "/g/home/operations/LegalTexts", group: "content" },
   { key: "titles.opsMarket", to: "/g/home/operations/ChaincodeMarket", group: "content" },
   { key: "titles.opsPartners", to: "/g/home/operations/Partners", group: "content" },
   { key: "titles.newsletter", to: "/g/home/operations/Newsletter", group: "content" },

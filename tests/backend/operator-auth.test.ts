@@ -306,6 +306,13 @@ const SAMPLES = {
   "/sys/ops/docs/move": { docId: 900021, direction: "up" },
   "/sys/ops/docs/publish": { docId: 900021, published: false },
   "/sys/ops/docs/delete": { docId: 900021 },
+  "/sys/ops/legal/list": {},
+  "/sys/ops/legal/detail": { page: "privacy" },
+  "/sys/ops/legal/save": {
+    page: "privacy",
+    form: { titleEn: "T", titleZh: "标", introEn: "I", introZh: "简", bodyEn: "B", bodyZh: "正" },
+  },
+  "/sys/ops/legal/contact": { form: { supportEmail: "help@portal.test", partnersEmail: "" } },
   "/sys/ops/market/list": {},
   "/sys/ops/market/save": {
     marketPackageId: 900022,

@@ -64,6 +64,11 @@ const FIXTURE_PATHS = new Set<VueapiPath>([
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
 const NO_IDS = new Set<VueapiPath>([
+  // The legal and contact texts (docs/decisions/089): a page is named by its kind, not by a record.
+  "/sys/ops/legal/list",
+  "/sys/ops/legal/detail",
+  "/sys/ops/legal/save",
+  "/sys/ops/legal/contact",
   // Alerts (issue 35 §1, docs/decisions/087): the acting account's own settings and history.
   "/sys/alerts/settings",
   "/sys/alerts/save",

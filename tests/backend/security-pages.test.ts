@@ -101,6 +101,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     new: { notId: "new page flag" },
     confirm: { notId: "a manual page to delete (operators only)" },
   },
+  "g.home.operations.LegalTexts.tsx": { page: { notId: "a legal or contact page's kind (operators only)" } },
   "g.home.operations.ChaincodeMarket.tsx": {
     page: PAGE,
     edit: { notId: "a market entry (operators only)" },
