@@ -403,7 +403,7 @@ describe("the audit log", () => {
       if ("outcome" in rule && rule.outcome) expect(added[0].details.outcome, p).toEqual({ status: 7 });
     }
     expect(audited).toBe(Object.values(AUDIT_RULES).filter((r) => typeof r === "object").length);
-    expect(audited).toBe(33);
+    expect(audited).toBe(35);
     expect(calls.length).toBeGreaterThan(audited);
   });
 
