@@ -6,13 +6,13 @@ import { redirectAfter, type Api } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
 import { positiveId, positiveParam } from "#app/lib/params.ts";
+import { OPS_DOCS } from "#app/lib/docs-urls.ts";
 
 /**
  * Operations: documentation pages (issue 15; docs/decisions/042). The page lists every page in the order of
  * the table of contents; `?edit=<docId>` or `?new=1` opens the form; `?confirm=<docId>` is the confirm step
  * of a deletion without JavaScript. Intents: save, move, publish, delete.
  */
-export const OPS_DOCS = "/g/home/operations/Documentation";
 export const DOC_INTENTS = ["save", "move", "publish", "delete"] as const;
 
 export async function loadDocsOps(api: Api, url: URL) {

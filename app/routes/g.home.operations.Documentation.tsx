@@ -7,7 +7,8 @@ import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { DocForm } from "#app/components/docs/DocForm.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
-import { docsOpsAction, loadDocsOps, OPS_DOCS } from "#app/lib/docs-ops.server.ts";
+import { docsOpsAction, loadDocsOps } from "#app/lib/docs-ops.server.ts";
+import { OPS_DOCS } from "#app/lib/docs-urls.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
