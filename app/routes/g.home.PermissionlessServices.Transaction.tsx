@@ -13,7 +13,7 @@ import { withNamespaces } from "#app/lib/namespaces.ts";
 import { PC, accountHref, contractHref } from "#app/lib/public-chain-urls.ts";
 
 export const handle = {
-  i18n: ["publicChain", "contracts"],
+  i18n: ["publicChain", "contracts", "services"],
   breadcrumb: [
     { key: "menu.permissionlessServices", to: PC },
     { key: "titles.publicChainHome", to: `${PC}/Home` },
