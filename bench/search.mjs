@@ -28,7 +28,8 @@ const throwaway = (...args) => {
   return run.stdout.trim();
 };
 const databaseUrl = throwaway("start", pgDir, String(await freePort()));
-process.once("exit", () => throwaway("stop", pgDir));
+// Before the directories go (their handlers were registered first): a server whose folder is gone cannot be stopped.
+process.prependOnceListener("exit", () => throwaway("stop", pgDir));
 
 const server = await serve({
   ...benchEnv(path.join(dir, "data"), "bench-search-secret-0123456789abcdef"),
