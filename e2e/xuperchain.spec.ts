@@ -24,7 +24,9 @@ test("the wizard's languages: what runs where, the default and its hint, and a r
   await expect(support).toContainText(
     "Node.js on Hyperledger Fabric: installed on the embedded Fabric peer, one peer per city node;",
   );
-  await expect(support).toContainText("Go and Java on Hyperledger Fabric need a connected Fabric network");
+  await expect(support).toContainText(
+    "Go and Java on Hyperledger Fabric need a Fabric network that the operators of this portal have connected",
+  );
 
   // A XuperChain draft (the basic form itself is walked in wizard.spec.ts): Solidity is the default and only choice.
   const wizard = await wizardApi(request, user.userName);
