@@ -236,6 +236,44 @@ describe("request layer: every §8 case", () => {
     expect(await pending).toMatchObject({ ok: false, messageKey: "errors:http.timeout", status: 999 });
   });
 
+  it("a timeout holds when the transport never follows the signal (no answer yet)", async () => {
+    // As fetch does when garbage collection broke its weak chain of Requests: the abort never reaches it.
+    const deaf = () => new Promise<Response>(() => {});
+    const result = await vueapi("/main/getClientInfo", {}, ctx({ transport: deaf, timeoutMs: 20 }));
+    expect(result).toMatchObject({ ok: false, messageKey: "errors:http.timeout", status: 999 });
+  });
+
+  it("a body that stops half-way: the time-out message, and the body is cancelled (its connection let go)", async () => {
+    let cancelled: unknown = null;
+    const stalled = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"code":0,"mess'));
+          },
+          cancel(reason) {
+            cancelled = reason;
+          },
+        }),
+        { headers: { "Content-Type": "application/json" } },
+      );
+    const result = await vueapi("/main/getClientInfo", {}, ctx({ transport: stalled, timeoutMs: 30 }));
+    expect(result).toMatchObject({ ok: false, messageKey: "errors:http.timeout", status: 999 });
+    expect(cancelled).toBeInstanceOf(DOMException);
+    expect((cancelled as DOMException).name).toBe("TimeoutError");
+  });
+
+  it("an answer that comes after the time-out is not read: its body is cancelled", async () => {
+    let cancel: () => void = () => {};
+    const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+    let arrive: (r: Response) => void = () => {};
+    const late = () => new Promise<Response>((resolve) => (arrive = resolve));
+    const result = await vueapi("/main/getClientInfo", {}, ctx({ transport: late, timeoutMs: 20 }));
+    expect(result).toMatchObject({ ok: false, messageKey: "errors:http.timeout" });
+    arrive(new Response(new ReadableStream({ cancel: () => cancel() })));
+    await cancelled;
+  });
+
   it("a network failure gives the generic network message", async () => {
     const result = await vueapi(
       "/main/getClientInfo",
