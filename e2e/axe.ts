@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, openSync, closeSync, rmSync } from "node:fs"
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
+import { checkUndecidedContrast } from "./contrast.ts";
 
 /**
  * axe-core on every page the JavaScript-on project visits (docs/decisions/028).
@@ -106,8 +107,16 @@ async function analyseNow(page: Page, options: { force?: boolean }): Promise<Fou
   const release = options.force ? () => {} : claim(key);
   if (!release) return [];
   let results;
+  let contrast;
   try {
     results = await run(page);
+    // What axe left undecided about contrast is measured on the painted page (e2e/contrast.ts).
+    const undecided = results.incomplete
+      .filter((r) => r.id === "color-contrast")
+      .flatMap((r) => r.nodes.map((n) => n.target))
+      .filter((target) => target.length === 1 && typeof target[0] === "string")
+      .map((target) => target[0] as string);
+    contrast = await checkUndecidedContrast(page, undecided);
     const after = await stateOf(page);
     if (page.url() !== url || keyOf(after) !== key) throw new Error("left during the analysis");
   } catch {
@@ -124,6 +133,16 @@ async function analyseNow(page: Page, options: { force?: boolean }): Promise<Fou
       targets: v.nodes.map((n) => n.target.join(" ")).filter((target) => !transientPortal(v.id, target)),
     }))
     .filter((f) => f.targets.length > 0);
+  if (contrast.length > 0) {
+    found.push({
+      key,
+      url,
+      rule: "color-contrast (measured)",
+      impact: "serious",
+      help: "Text axe could not judge is below WCAG AA against the pixels painted behind it",
+      targets: contrast.map((c) => `${c.target} (${c.ratio}:1, needs ${c.needed}:1)`),
+    });
+  }
   mkdirSync(DIR, { recursive: true });
   appendFileSync(
     path.join(DIR, "..", "axe-report.jsonl"),
@@ -172,6 +191,7 @@ export class AxeWatch {
   watch(page: Page) {
     if (MODE === "off") return;
     this.pages.push(page);
+    watches.set(page, this);
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       const url = frame.url();
@@ -193,13 +213,23 @@ export class AxeWatch {
     if (found) this.found.push(...found);
   }
 
+  /** Until the analyses scheduled so far are done (the last navigation's included). */
+  async idle() {
+    let queue;
+    do {
+      queue = this.queue;
+      await within(queue, FINISH_MS);
+    } while (queue !== this.queue);
+  }
+
   async finish() {
     if (MODE === "off") return;
     // Bounded: a page that stops answering (a stalled evaluate in a second context) must not hold the test's
     // teardown until its timeout; what was not analysed then is analysed by a later visit or run.
     await within(this.queue, FINISH_MS);
     for (const page of this.pages) {
-      if (page.isClosed()) continue;
+      // A page that never left its blank start (a test skipped in its body) has nothing to analyse.
+      if (page.isClosed() || page.url() === "about:blank") continue;
       await within(
         this.whenReady(page, page.url()).catch(() => {}),
         FINISH_MS,
@@ -209,4 +239,14 @@ export class AxeWatch {
       throw new Error(`axe found ${this.found.length} accessibility violation(s):\n${format(this.found)}`);
     }
   }
+}
+
+const watches = new WeakMap<Page, AxeWatch>();
+
+/**
+ * Waits until axe is done with the page as it is now: its contrast measurement makes the page's text transparent for
+ * a moment (e2e/contrast.ts), so a screenshot waits for it (e2e/visual.spec.ts).
+ */
+export async function axeIdle(page: Page) {
+  await watches.get(page)?.idle();
 }

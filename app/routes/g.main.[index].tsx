@@ -68,11 +68,11 @@ export default function LandingPage() {
           <dl className="mt-12 grid max-w-xl grid-cols-3 gap-6">
             <div>
               <dt className="text-sm text-brand-100">{t("landing.stats.nodes")}</dt>
-              <dd className="text-3xl font-semibold">{cityNodes.length}</dd>
+              <dd className="text-3xl font-semibold tabular-nums">{cityNodes.length}</dd>
             </div>
             <div>
               <dt className="text-sm text-brand-100">{t("landing.stats.tps")}</dt>
-              <dd className="text-3xl font-semibold">
+              <dd className="text-3xl font-semibold tabular-nums">
                 {formatNumber(
                   cityNodes.reduce((s, n) => s + n.availableTps, 0),
                   lang,
@@ -81,7 +81,7 @@ export default function LandingPage() {
             </div>
             <div>
               <dt className="text-sm text-brand-100">{t("landing.stats.capacity")}</dt>
-              <dd className="text-3xl font-semibold">
+              <dd className="text-3xl font-semibold tabular-nums">
                 {formatNumber(
                   cityNodes.reduce((s, n) => s + n.capacityGb, 0),
                   lang,

@@ -25,11 +25,13 @@ export function Cover({
   if (!hasCover) {
     return (
       <div
-        className={`${size} flex shrink-0 items-center justify-center rounded-md bg-slate-100 text-2xl font-semibold text-slate-400`}
+        className={`${size} flex shrink-0 items-center justify-center rounded-md bg-slate-100 text-2xl font-semibold text-slate-500`}
         aria-label={t("noCover")}
         role="img"
       >
-        <span data-user-content="">{name.slice(0, 1).toUpperCase()}</span>
+        <span data-user-content="" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
       </div>
     );
   }

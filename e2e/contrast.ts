@@ -1,0 +1,148 @@
+import type { Page } from "@playwright/test";
+import { PNG } from "pngjs";
+
+/**
+ * The contrast axe cannot decide (issue 30, proof): text over a gradient, an image or a badge whose background axe
+ * does not compute comes back "incomplete" for color-contrast. Here it is measured on what the browser painted: the
+ * page's text is made transparent, the page is shot once, and each such text's colour is compared with every pixel
+ * of the background under its lines (the worst pixels count, so a gradient is judged at its lightest or darkest point).
+ * WCAG AA: 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold). Text hidden from assistive technology is skipped
+ * (`aria-hidden`), as axe skips it.
+ */
+
+/** What the page says of one text axe left undecided. */
+type Measured = {
+  target: string;
+  /** The text's colour, [r, g, b, a] with a in 0..1. */
+  color: [number, number, number, number];
+  large: boolean;
+  /** The boxes of its text runs in page coordinates (CSS pixels): its glyphs' lines, not its padding or corners. */
+  boxes: Box[];
+};
+
+type Box = { x: number; y: number; width: number; height: number };
+
+export type ContrastFinding = { target: string; ratio: number; needed: number };
+
+const HIDE_TEXT_ID = "e2e-contrast-hide-text";
+
+/** Relative luminance of an sRGB colour (WCAG 2). */
+function luminance(r: number, g: number, b: number): number {
+  const channel = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+export function contrastRatio(a: number, b: number): number {
+  const [light, dark] = a > b ? [a, b] : [b, a];
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * The contrast of `text` against the painted pixels under `boxes` (the text's alpha blended over each pixel): the
+ * lowest after setting aside the worst 2 % of pixels, which are the anti-aliased edges of whatever borders the text.
+ */
+export function worstContrast(png: PNG, text: Measured["color"], boxes: Box[], scale: number): number {
+  const [tr, tg, tb, ta] = text;
+  const blend = (t: number, b: number) => t * ta + b * (1 - ta);
+  const ratios: number[] = [];
+  for (const box of boxes) {
+    const x0 = Math.max(0, Math.floor(box.x * scale));
+    const y0 = Math.max(0, Math.floor(box.y * scale));
+    const x1 = Math.min(png.width, Math.ceil((box.x + box.width) * scale));
+    const y1 = Math.min(png.height, Math.ceil((box.y + box.height) * scale));
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const i = (y * png.width + x) * 4;
+        const [br, bg, bb] = [png.data[i], png.data[i + 1], png.data[i + 2]];
+        ratios.push(contrastRatio(luminance(blend(tr, br), blend(tg, bg), blend(tb, bb)), luminance(br, bg, bb)));
+      }
+    }
+  }
+  if (ratios.length === 0) return Infinity;
+  ratios.sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length * 0.02)];
+}
+
+/** Measures each undecided text of the page; answers those below AA. */
+export async function checkUndecidedContrast(page: Page, targets: string[]): Promise<ContrastFinding[]> {
+  if (targets.length === 0) return [];
+  const measured = await page.evaluate(
+    ({ targets, hideId }) => {
+      const parse = (css: string): [number, number, number, number] | null => {
+        const m = css.match(/rgba?\(([^)]+)\)/);
+        if (!m) return null;
+        const parts = m[1]
+          .split(/[\s,/]+/)
+          .filter(Boolean)
+          .map(Number);
+        return [parts[0], parts[1], parts[2], parts.length > 3 ? parts[3] : 1];
+      };
+      const out: {
+        target: string;
+        color: [number, number, number, number];
+        large: boolean;
+        boxes: { x: number; y: number; width: number; height: number }[];
+      }[] = [];
+      for (const target of targets) {
+        const el = document.querySelector(target);
+        if (!el || el.closest('[aria-hidden="true"]')) continue;
+        const style = getComputedStyle(el);
+        // SVG text (a chart's labels) is painted by its fill, not its colour.
+        const color = parse(el instanceof SVGElement ? style.fill : style.color);
+        // The lines of its own text, not its padding or rounded corners (which show what is behind the badge).
+        const boxes: { x: number; y: number; width: number; height: number }[] = [];
+        // Its own text (a child element's text has a colour and a verdict of its own), else all of it.
+        const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent?.trim());
+        const texts: Node[] = own;
+        if (own.length === 0) {
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.textContent?.trim()) texts.push(n);
+        }
+        for (const node of texts) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const r of range.getClientRects()) {
+            if (r.width > 0 && r.height > 0) {
+              boxes.push({ x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height });
+            }
+          }
+        }
+        if (!color || boxes.length === 0) continue;
+        const size = parseFloat(style.fontSize);
+        const bold = Number(style.fontWeight) >= 700;
+        out.push({
+          target,
+          color,
+          large: size >= 24 || (bold && size >= 18.66),
+          boxes,
+        });
+      }
+      const hide = document.createElement("style");
+      hide.id = hideId;
+      hide.textContent =
+        "*, *::before, *::after { color: transparent !important; -webkit-text-fill-color: transparent !important;" +
+        " text-shadow: none !important; caret-color: transparent !important; text-decoration-color: transparent !important; }" +
+        " text, tspan { fill: transparent !important; stroke: transparent !important; }";
+      document.head.append(hide);
+      return { out, scale: window.devicePixelRatio };
+    },
+    { targets, hideId: HIDE_TEXT_ID },
+  );
+  let shot: Buffer;
+  try {
+    shot = await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
+  } finally {
+    await page.evaluate((hideId) => document.getElementById(hideId)?.remove(), HIDE_TEXT_ID).catch(() => undefined);
+  }
+  const png = PNG.sync.read(shot);
+  const findings: ContrastFinding[] = [];
+  for (const m of measured.out) {
+    const ratio = worstContrast(png, m.color, m.boxes, measured.scale);
+    const needed = m.large ? 3 : 4.5;
+    if (ratio < needed) findings.push({ target: m.target, ratio: Math.round(ratio * 100) / 100, needed });
+  }
+  return findings;
+}
