@@ -13,9 +13,10 @@ step() { printf '\n==> %s\n' "$*"; }
 
 # 1. Debian packages: Chromium's headless shell for Playwright (the browser without its window system: a third less
 # CPU for the same specs than the full browser in headless mode, docs/decisions/083), PostgreSQL for the second
-# backend run.
+# backend run, and the Chinese font the visual baselines render with (e2e/visual.spec.ts).
 missing=()
 [ -x /usr/bin/chromium-headless-shell ] || missing+=(chromium-headless-shell)
+[ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] || missing+=(fonts-wqy-microhei)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || missing+=(postgresql)
 if [ ${#missing[@]} -gt 0 ]; then
   step "Installing ${missing[*]} from Debian"
