@@ -6,6 +6,7 @@ import { inboxPaths } from "./inbox.ts";
 import { platformPaths } from "./platform.ts";
 import { billingFixturePaths, billingPaths } from "./billing.ts";
 import { billInfoPaths } from "./bill-info.ts";
+import { billBreakdownPaths } from "./bill-breakdown.ts";
 import { paymentPaths } from "./payments.ts";
 import { invoicePaths } from "./invoices.ts";
 import { profilePaths } from "./profile.ts";
@@ -52,6 +53,7 @@ export const paths = {
   ...inboxPaths,
   ...billingPaths,
   ...billInfoPaths,
+  ...billBreakdownPaths,
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,

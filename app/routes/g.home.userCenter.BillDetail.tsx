@@ -28,18 +28,29 @@ function billIdOf(request: Request): number {
 }
 
 /**
- * SPEC §2 BillDetail (appId, billId, billType): every §3 Bill field and the usage detail. Paying is a
+ * SPEC §2 BillDetail (appId, billId, billType): every §3 Bill field, the usage detail and the breakdown (ADR 093). Paying is a
  * confirmation step (`confirm=pay` in the URL, so it works without JavaScript) and a POST carrying an
  * idempotency key issued here, so a double click or a resubmitted form pays once.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const api = apiFor(request, viewer);
-  const bill = await api.load("/sys/system/clientInfo/h5billDetail", { billId: billIdOf(request) });
+  const billId = billIdOf(request);
+  const [bill, breakdown] = await Promise.all([
+    api.load("/sys/system/clientInfo/h5billDetail", { billId }),
+    api.load("/sys/system/clientInfo/billBreakdown", { billId }),
+  ]);
   const confirming = bill.payable && new URL(request.url).searchParams.get("confirm") === "pay";
   // The balance is shown only on the confirmation step.
   const balanceCents = confirming ? (await api.load("/sys/account/summary", {})).balanceCents : null;
-  return json({ bill, confirming, balanceCents, idempotencyKey: crypto.randomUUID(), language: viewer.language });
+  return json({
+    bill,
+    breakdown,
+    confirming,
+    balanceCents,
+    idempotencyKey: crypto.randomUUID(),
+    language: viewer.language,
+  });
 }
 
 export async function action({ request }: ActionFunctionArgs) {

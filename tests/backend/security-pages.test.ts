@@ -273,6 +273,8 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     billId: { kind: "bill", expect: "404" },
     confirm: { notId: "pay confirmation" },
   },
+  // A bill's breakdown as CSV (docs/decisions/093): another account's bill is a 404 like an unknown one.
+  "g.home.userCenter.BillDetail_.breakdown[.csv].ts": { billId: { kind: "bill", expect: "404" } },
   // Teams (issue 33): a member to confirm removing or making owner, or just removed (only the caller's own team's
   // are shown, with the keys they saw in it); the switcher's account (another's is refused with a flash) and the page after it; an
   // invitation's link (a capability).

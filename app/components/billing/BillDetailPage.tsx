@@ -11,6 +11,7 @@ import { billDetailHref, billSubject, billCycleLabel, billTypeLabel } from "#app
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import { hostOf } from "#app/lib/host-config.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { BillBreakdown } from "./BillBreakdown.tsx";
 import { PayStateBadge } from "./PayStateBadge.tsx";
 
 const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
@@ -18,6 +19,7 @@ const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
 /** What the BillDetail route loads, and its action's refusal (app/routes/g.home.userCenter.BillDetail.tsx). */
 export type BillDetailData = SerializeFrom<{
   bill: DataOf<"/sys/system/clientInfo/h5billDetail">;
+  breakdown: DataOf<"/sys/system/clientInfo/billBreakdown">;
   confirming: boolean;
   balanceCents: number | null;
   idempotencyKey: string;
@@ -37,6 +39,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /** The body of SPEC §2 BillDetail: the pay step, every §3 Bill field, the usage, resources and configuration. */
 export function BillDetailPage({
   bill,
+  breakdown,
   confirming,
   balanceCents,
   idempotencyKey,
@@ -197,6 +200,8 @@ export function BillDetailPage({
           </Field>
         </dl>
       </section>
+
+      <BillBreakdown breakdown={breakdown} language={language} />
 
       {bill.dataUsage.length > 0 ? (
         <section aria-labelledby="data-usage" className="card overflow-x-auto">

@@ -17,6 +17,7 @@ import {
   setBillsInvoiceState,
 } from "./bills-api.ts";
 import { verifyLedger } from "./handlers/operator.ts";
+import { billBreakdown } from "./breakdown.ts";
 import { billingFigures } from "./figures.ts";
 import { jobHandlers, scheduleExpiry, scheduleWeekly } from "./jobs.ts";
 import { lockWallet, post, totalsOf } from "./ledger.ts";
@@ -33,6 +34,7 @@ export default defineDomain({
     "/sys/system/clientInfo/h5billList": listBills,
     "/sys/system/clientInfo/h5billExport": exportBills,
     "/sys/system/clientInfo/h5billDetail": billDetail,
+    "/sys/system/clientInfo/billBreakdown": billBreakdown,
     "/sys/system/clientInfo/h5billPay": payBill,
     "/sys/system/clientInfo/h5billPayMany": payBills,
     "/sys/system/clientInfo/h5billDue": dueBills,
