@@ -113,7 +113,7 @@ async function analyseNow(page: Page, options: { force?: boolean }): Promise<Fou
     // What axe left undecided about contrast is measured on the painted page (e2e/contrast.ts).
     const undecided = results.incomplete
       .filter((r) => r.id === "color-contrast")
-      .flatMap((r) => r.nodes.map((n) => n.target))
+      .flatMap((r) => r.nodes.filter(measurable).map((n) => n.target))
       .filter((target) => target.length === 1 && typeof target[0] === "string")
       .map((target) => target[0] as string);
     contrast = await checkUndecidedContrast(page, undecided);
@@ -149,6 +149,18 @@ async function analyseNow(page: Page, options: { force?: boolean }): Promise<Fou
     found.map((f) => `${JSON.stringify(f)}\n`).join("") || `${JSON.stringify({ key, url, rule: null })}\n`,
   );
   return found;
+}
+
+/**
+ * Why axe could not judge a text's contrast, where the painted pixels can: a background that is a gradient or an
+ * image, content of a pseudo-element, or a colour with transparency. Text that something covers (a chart's labels
+ * over its plot, a link under an open menu) is not measured: its pixels are the cover's, not its background's.
+ */
+const MEASURABLE = new Set(["bgGradient", "bgImage", "pseudoContent", "fgAlpha", "bgFilter", "imgNode"]);
+
+function measurable(node: { any: { data?: unknown }[] }): boolean {
+  const reason = (node.any[0]?.data as { messageKey?: string } | undefined)?.messageKey;
+  return reason !== undefined && MEASURABLE.has(reason);
 }
 
 /**
