@@ -46,6 +46,7 @@ export const webhookSchema = z.object({
     .min(1, "validation.required")
     .max(WEBHOOK_URL_MAX, "validation.tooLong")
     .superRefine((value, ctx) => {
+      if (!value) return;
       let url: URL;
       try {
         url = new URL(value);
