@@ -77,7 +77,7 @@ export const sendTestEvent: Handler<"/sys/alerts/webhook/test"> = async (_input,
     period: now.toISOString().slice(0, 10),
     value: 0,
     limit: 0,
-    message: "messages.alerts.webhookTest",
+    message: "test",
     time: now.toISOString(),
     link: "/g/home/userCenter/Alerts",
   };
