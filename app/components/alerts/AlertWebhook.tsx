@@ -45,6 +45,9 @@ export function AlertWebhook({
     id: "alert-webhook",
     lastResult,
     shouldValidate: "onBlur",
+    // An error clears as the address is corrected, not on the blur of the Save click: cleared then, it moved the
+    // button from under the pointer and the click was lost.
+    shouldRevalidate: "onInput",
     defaultValue: { url: webhook?.url ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: webhookSchema }),
   });
