@@ -18,6 +18,38 @@ if (!process.env.E2E_DATA_DIR) {
   process.env.E2E_DATA_DIR = dataDir;
   process.on("exit", () => rmSync(dataDir, { recursive: true, force: true }));
 }
+if (!process.env.E2E_TLS_DIR) {
+  // A certificate for 127.0.0.1, its own trust anchor, that the web server trusts (NODE_EXTRA_CA_CERTS, read at its
+  // start): e2e/alert-webhook.spec.ts serves its webhook receiver with it (docs/decisions/092).
+  const tlsDir = mkdtempSync(path.join(tmpdir(), "bsn-e2e-tls-"));
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "7",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-keyout",
+      path.join(tlsDir, "key.pem"),
+      "-out",
+      path.join(tlsDir, "cert.pem"),
+    ],
+    { stdio: "ignore" },
+  );
+  process.env.E2E_TLS_DIR = tlsDir;
+  process.on("exit", () => rmSync(tlsDir, { recursive: true, force: true }));
+}
 export const E2E_CAPTCHA = "E2E1";
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -81,6 +113,9 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       TEST_CAPTCHA: E2E_CAPTCHA,
       TEST_FIXTURES: "1",
+      // The alert webhook's receiver listens on loopback with the certificate above (tests only).
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+      NODE_EXTRA_CA_CERTS: path.join(process.env.E2E_TLS_DIR!, "cert.pem"),
       // The demo: its accounts (demooperator…) and the sandbox in test mode (docs/decisions/020).
       DEMO: "1",
       JOBS_INTERVAL_MS: "500",

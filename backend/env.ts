@@ -36,6 +36,8 @@ const schema = z
     /** The former name of DEMO, still read when DEMO is unset. */
     SEED_DEMO: z.enum(["0", "1"]).optional(),
     TEST_FIXTURES: z.enum(["0", "1"]).optional(),
+    /** Tests only: alert webhooks may reach loopback addresses (docs/decisions/092); refused in production. */
+    WEBHOOK_ALLOW_LOOPBACK: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
     PAYMENT_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** "on" (default), "off" (tests only) or overrides "name=limit/window[/block],…" (docs/decisions/021). */
@@ -111,6 +113,8 @@ const schema = z
     if (env.TEST_CAPTCHA && production) issue("TEST_CAPTCHA", "TEST_CAPTCHA must not be set when NODE_ENV=production");
     if (env.TEST_FIXTURES === "1" && production)
       issue("TEST_FIXTURES", "TEST_FIXTURES must not be set when NODE_ENV=production");
+    if (env.WEBHOOK_ALLOW_LOOPBACK === "1" && production)
+      issue("WEBHOOK_ALLOW_LOOPBACK", "WEBHOOK_ALLOW_LOOPBACK must not be set when NODE_ENV=production");
     const provider = chosenPaymentProvider({ nodeEnv: env.NODE_ENV, demo, paymentProvider: env.PAYMENT_PROVIDER });
     if (!provider) {
       issue(
@@ -238,6 +242,8 @@ export type BackendEnv = {
   seedDemo: boolean;
   /** Tests only: the /test/fixtures path may create records for the caller. */
   testFixtures: boolean;
+  /** Tests only (WEBHOOK_ALLOW_LOOPBACK=1): alert webhooks may reach loopback addresses, shown as test mode. */
+  webhookAllowLoopback: boolean;
   /** How often this process looks for due background jobs; 0 turns the loop off. */
   jobsIntervalMs: number;
   /**
@@ -317,6 +323,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     seedDemo: demo,
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
     testFixtures: env.TEST_FIXTURES === "1",
+    webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
     chain: env.CHAIN_RPC_URL

@@ -53,6 +53,12 @@ export const ACTIVITY_RULES = {
   "/sys/system/clientInfo/h5billPayMany": { action: "bill.payMany", detail: ["billIds"] },
   "/sys/account/autoPay": { action: "autoPay.set", detail: ["enabled"] },
   "/sys/alerts/save": { action: "alerts.save", detail: ["monthlyBudget", "balanceFloor", "ipfsWeeklyTraffic"] },
+  // Reading the webhook (its secret is for the roles that handle money) changes nothing.
+  "/sys/alerts/webhook": "none",
+  "/sys/alerts/webhook/save": { action: "alerts.webhookSave", detail: ["url", "enabled"] },
+  "/sys/alerts/webhook/rotate": { action: "alerts.webhookRotate" },
+  "/sys/alerts/webhook/delete": { action: "alerts.webhookDelete" },
+  "/sys/alerts/webhook/test": { action: "alerts.webhookTest" },
   "/sys/account/recharge": { action: "balance.recharge", detail: ["payType", "amount"] },
   "/sys/account/payment": { action: "payment.check" },
   "/sys/account/h5cashOutAmount": { action: "balance.withdraw", detail: ["amount"] },

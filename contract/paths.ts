@@ -37,6 +37,7 @@ import { certificationPaths } from "./certification.ts";
 import { teamPaths } from "./team.ts";
 import { activityPaths } from "./activity.ts";
 import { alertPaths } from "./alerts.ts";
+import { alertWebhookFixturePaths, alertWebhookPaths } from "./alert-webhook.ts";
 import { searchPaths } from "./search.ts";
 
 export type { PathSpec } from "./path-spec.ts";
@@ -90,6 +91,8 @@ export const paths = {
   ...teamPaths,
   ...activityPaths,
   ...alertPaths,
+  ...alertWebhookPaths,
+  ...alertWebhookFixturePaths,
   ...searchPaths,
 } satisfies Record<string, PathSpec>;
 

@@ -13,11 +13,14 @@ export function Pagination({
   pageSize,
   total,
   sizes = false,
+  param = "page",
 }: {
   pageIndex: number;
   pageSize: number;
   total: number;
   sizes?: boolean;
+  /** The query parameter of the page number (a second list on one page has its own). */
+  param?: string;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -28,10 +31,10 @@ export function Pagination({
   params.delete("index");
   const href = (page: number) => {
     const next = new URLSearchParams(params);
-    next.set("page", String(page));
+    next.set(param, String(page));
     return `${location.pathname}?${next}`;
   };
-  const kept = [...params].filter(([name]) => name !== "page" && name !== "pageSize");
+  const kept = [...params].filter(([name]) => name !== param && name !== "pageSize");
   return (
     <nav
       aria-label={t("pagination.label")}

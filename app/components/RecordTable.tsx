@@ -16,11 +16,14 @@ export function RecordTable<Row>({
   empty,
   emptyTestId,
   sizes = false,
+  pageParam,
   ...table
 }: {
   page: Page<Row>;
   /** The list reads `?pageSize=` (app/lib/paging.ts): offer the page-size choice. */
   sizes?: boolean;
+  /** The query parameter of its page number (default `page`; a second list on one page has its own). */
+  pageParam?: string;
   /** The table's accessible name (see Table). */
   label: string;
   columns: Column<Row>[];
@@ -39,7 +42,13 @@ export function RecordTable<Row>({
       ) : (
         <Table {...table} rows={page.rows} />
       )}
-      <Pagination pageIndex={page.pageIndex} pageSize={page.pageSize} total={page.total} sizes={sizes} />
+      <Pagination
+        pageIndex={page.pageIndex}
+        pageSize={page.pageSize}
+        total={page.total}
+        sizes={sizes}
+        param={pageParam}
+      />
     </>
   );
 }

@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { webcrypto } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import * as x509 from "@peculiar/x509";
 import type { TestProject } from "vitest/node";
 import { bundleBackendWorkers } from "../../scripts/worker-bundles.mjs";
 import { freePort } from "../server/support.ts";
@@ -16,6 +18,12 @@ declare module "vitest" {
     serverPid: number;
     /** The bundles of the backend's workers, made for this run from the sources (tests/backend/setup-process.ts). */
     workerBundles: string;
+    /**
+     * A TLS certificate for 127.0.0.1 and its key (PEM) that the server trusts through NODE_EXTRA_CA_CERTS: the alert
+     * webhook's tests serve HTTPS with it (the server also runs with WEBHOOK_ALLOW_LOOPBACK=1, tests only).
+     */
+    tlsCert: string;
+    tlsKey: string;
   }
 }
 
@@ -30,6 +38,10 @@ export default async function setup(project: TestProject) {
     if (built.status !== 0) throw new Error("remix build failed");
   }
   const testCaptcha = "TEST1";
+  const tls = await selfSignedTls();
+  const tlsDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-tls-"));
+  const caFile = path.join(tlsDir, "ca.pem");
+  writeFileSync(caFile, tls.cert);
   // The port is free when asked for, but the server listens only once it has booted (a minute or more on a loaded
   // machine, beside two other backend runs whose services bind ports of their own): taken by then, the server exits
   // with EADDRINUSE, and it starts again on another port, in a new data directory.
@@ -37,7 +49,7 @@ export default async function setup(project: TestProject) {
   let dataDir = "";
   for (let attempt = 1; !started; attempt++) {
     dataDir = mkdtempSync(path.join(tmpdir(), "bsn-backend-"));
-    const tried = await startServer(root, await freePort(), dataDir, testCaptcha);
+    const tried = await startServer(root, await freePort(), dataDir, testCaptcha, caFile);
     if (tried.portTaken && attempt < 3) {
       console.warn(`the test server's port ${tried.baseUrl} was taken while it booted: starting it on another`);
       rmSync(dataDir, { recursive: true, force: true });
@@ -57,6 +69,8 @@ export default async function setup(project: TestProject) {
   project.provide("database", process.env.DATABASE_URL ? "postgres" : "pglite");
   project.provide("serverPid", server.pid ?? 0);
   project.provide("workerBundles", workerBundles);
+  project.provide("tlsCert", tls.cert);
+  project.provide("tlsKey", tls.key);
   return async () => {
     rmSync(workerBundles, { recursive: true, force: true });
     // The server ends on SIGTERM: it stops taking connections, answers the calls under way and closes its
@@ -74,13 +88,44 @@ export default async function setup(project: TestProject) {
     }
     // The run's database (and the files, chains and IPFS blocks beside it) is of no use once the run is over.
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(tlsDir, { recursive: true, force: true });
+  };
+}
+
+/** A self-signed certificate for 127.0.0.1 that is its own trust anchor, as the DID tests make theirs. */
+async function selfSignedTls() {
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ["sign", "verify"])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: "02",
+    name: "CN=127.0.0.1",
+    notBefore: new Date(Date.now() - 60_000),
+    notAfter: new Date(Date.now() + 7 * 86_400_000),
+    signingAlgorithm: alg,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, undefined, true),
+      new x509.SubjectAlternativeNameExtension([{ type: "ip", value: "127.0.0.1" }]),
+    ],
+  });
+  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey("pkcs8", keys.privateKey)).toString("base64");
+  return {
+    cert: cert.toString("pem"),
+    key: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join("\n")}\n-----END PRIVATE KEY-----\n`,
   };
 }
 
 type Started = { server: ChildProcess; baseUrl: string; portTaken?: boolean; error?: Error };
 
 /** Starts the server on `port` and waits until /healthz answers; says whether it failed because the port was taken. */
-async function startServer(root: string, port: number, dataDir: string, testCaptcha: string): Promise<Started> {
+async function startServer(
+  root: string,
+  port: number,
+  dataDir: string,
+  testCaptcha: string,
+  caFile: string,
+): Promise<Started> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, [path.join(root, "server/index.js"), "build/index.js"], {
     cwd: root,
@@ -93,6 +138,10 @@ async function startServer(root: string, port: number, dataDir: string, testCapt
       DATA_DIR: dataDir,
       TEST_CAPTCHA: testCaptcha,
       TEST_FIXTURES: "1",
+      // The alert webhook's tests (docs/decisions/092): their HTTPS receiver listens on loopback with a certificate
+      // this process trusts (read at its start).
+      WEBHOOK_ALLOW_LOOPBACK: "1",
+      NODE_EXTRA_CA_CERTS: caFile,
       // The demo accounts the tests log in with (docs/decisions/020).
       DEMO: "1",
       JOBS_INTERVAL_MS: "200",

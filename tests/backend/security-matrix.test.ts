@@ -60,6 +60,7 @@ const FIXTURE_PATHS = new Set<VueapiPath>([
   "/test/accounts/operator",
   "/test/ipfs/capacity",
   "/test/crossChain/call",
+  "/test/alerts/webhookDue",
 ]);
 
 /** Non-anonymous paths whose payload names no record: A calls them with a valid payload of A's own. */
@@ -73,6 +74,13 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/alerts/settings",
   "/sys/alerts/save",
   "/sys/alerts/history",
+  // The alert webhook (docs/decisions/092): the acting account's own webhook and deliveries.
+  "/sys/alerts/webhook",
+  "/sys/alerts/webhook/save",
+  "/sys/alerts/webhook/rotate",
+  "/sys/alerts/webhook/delete",
+  "/sys/alerts/webhook/test",
+  "/sys/alerts/webhook/deliveries",
   // The transaction page (docs/decisions/089): a hash, answered only when one of the caller's chain accounts or
   // contracts is a party (tests/backend/search.test.ts refuses another account's).
   "/sys/opc/transaction",

@@ -337,7 +337,13 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.userCenter.MyBills_.export[.csv].ts": { dateFrom: DAY, dateTo: DAY },
   // Team activity (docs/decisions/079): a member id only filters the acting account's own entries.
   // An alert a message's link marks in the account's own history (issue 35 §1).
-  "g.home.userCenter.Alerts.tsx": { page: PAGE, alertId: { kind: "alert", expect: "no-data", malformed: [200] } },
+  "g.home.userCenter.Alerts.tsx": {
+    page: PAGE,
+    alertId: { kind: "alert", expect: "no-data", malformed: [200] },
+    // The webhook's deliveries (docs/decisions/092): their page number, and the no-JavaScript delete confirmation.
+    dpage: { notId: "deliveries page number" },
+    confirmDelete: { notId: "a confirm step's flag" },
+  },
   "g.home.userCenter.Activity.tsx": {
     page: PAGE,
     memberId: { notId: "member filter (the account's own entries only)" },

@@ -7,6 +7,8 @@ import { GB } from "#contract/ipfs-codes.ts";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { AlertHistory } from "#app/components/alerts/AlertHistory.tsx";
+import { AlertWebhook, type AlertWebhookSettings } from "#app/components/alerts/AlertWebhook.tsx";
+import type { WebhookDelivery } from "#contract/alert-webhook.ts";
 import { formatSize, formatUsd } from "#app/lib/format.ts";
 
 type Language = "en" | "zh-CN";
@@ -35,6 +37,11 @@ export function AlertsPage({
   language,
   lastResult,
   opened,
+  webhook,
+  webhookTestMode,
+  deliveries,
+  confirmDelete,
+  webhookResult,
 }: {
   settings: AlertSettings;
   history: Page<AlertFiring>;
@@ -43,6 +50,11 @@ export function AlertsPage({
   mayChange: boolean;
   language: Language;
   lastResult: SubmissionResult<string[]> | null;
+  webhook: AlertWebhookSettings;
+  webhookTestMode: boolean;
+  deliveries: Page<WebhookDelivery>;
+  confirmDelete: boolean;
+  webhookResult: SubmissionResult<string[]> | null;
 }) {
   const { t } = useTranslation("alerts");
   const usd = (cents: number) => formatUsd(cents, language);
@@ -82,6 +94,15 @@ export function AlertsPage({
         </div>
       </dl>
       <SettingsForm settings={settings} mayChange={mayChange} lastResult={lastResult} />
+      <AlertWebhook
+        webhook={webhook}
+        testMode={webhookTestMode}
+        deliveries={deliveries}
+        mayChange={mayChange}
+        confirmDelete={confirmDelete}
+        lastResult={webhookResult}
+        language={language}
+      />
       <AlertHistory history={history} opened={opened} language={language} />
     </section>
   );

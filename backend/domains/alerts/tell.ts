@@ -3,12 +3,13 @@ import type { AlertKind } from "#contract/alerts.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import inbox from "#backend/domains/inbox/index.ts";
 import { alertFirings } from "./tables.ts";
+import { alertEvent, scheduleDelivery } from "./webhook.ts";
 
 /**
  * How an alert is told (docs/decisions/087, 090): its firing rows are inserted, one per threshold reached, and only an
  * insert that made a row tells, so two processes checking at once tell it once. `told` is the one place a firing
- * reaches the account (today the Message center and mail by role, ADR 085; an account webhook would be sent from
- * here, in the same transaction, e.g. by scheduling its delivery job).
+ * reaches the account: the Message center and mail by role (ADR 085), and the account's webhook when it has one
+ * enabled (ADR 092: its delivery and the job that sends it are made here, in the same transaction).
  */
 
 /** A message of the `messages` namespace with its params (translated when it is shown or mailed). */
@@ -41,6 +42,7 @@ export async function told(tx: Db | Tx, firing: Firing, notice: AlertNotice): Pr
     at: firing.firedAt,
     ref: { kind: "alert", id: firing.id },
   });
+  await scheduleDelivery(tx, firing.accountId, firing.kind, firing.id, alertEvent(firing, notice), firing.firedAt);
 }
 
 /**

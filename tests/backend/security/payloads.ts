@@ -213,6 +213,8 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
   const draftRef = { appState: "add", appId: w.draftAppId };
   const basic = { ...wizardBasic(`${w.tag} basic`), description: "d", introduction: "i" };
   return {
+    // A public address (the guard refuses private, loopback and documentation ranges at save; docs/decisions/092).
+    "/sys/alerts/webhook/save": () => ({ url: "https://93.184.215.14/bsn-security-suite" }),
     "/anon/user/register": () => ({
       payload: {
         userType: "1",
