@@ -119,6 +119,12 @@ test("an operator sees the items waiting in each queue on the overview and besid
   // The operator's landing is their queues by group, not a customer's dashboard (issue 30 item 4).
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Operations, /);
   await expect(page.getByText("Publish a service")).toHaveCount(0);
+  // Operations comes first in their menu and is current on their landing; the customer's Overview is not theirs.
+  const menu = page.getByRole("navigation", { name: "Console menu" });
+  await expect(menu.getByRole("link").first()).toHaveText("Operations");
+  await expect(menu.getByRole("link").first()).toHaveAttribute("aria-current", "page");
+  await expect(menu.getByRole("link", { name: "Overview", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Breadcrumbs" })).toHaveText("Operations");
   const reviews = page.getByTestId("ops-group-reviews");
   await expect(reviews.getByRole("heading", { level: 2 })).toContainText("Reviews");
   const onHome = Number(await reviews.getByTestId("dash-queue-ServiceReviews").textContent());

@@ -31,6 +31,9 @@ export const ALLOWED_ENGLISH: readonly string[] = [
   "HTTP",
   "HTTPS",
   "WebSocket",
+  "Webhook",
+  // The HTTP method a webhook is sent with.
+  "POST",
   "SDK",
   "CA",
   "MSP",

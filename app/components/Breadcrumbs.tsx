@@ -2,14 +2,15 @@ import { Link, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { handleNamespaces } from "#app/lib/namespaces.ts";
 
-export type BreadcrumbHandle = { breadcrumb?: { key: string; to?: string }[] };
+/** A crumb; `operatorKey` names it for an operator (the landing is their Operations, issue 30 item 4). */
+export type BreadcrumbHandle = { breadcrumb?: { key: string; operatorKey?: string; to?: string }[] };
 
 /**
  * SPEC §2 breadcrumbs, from the `handle.breadcrumb` of the matched routes. Their keys are read in the matched
  * routes' namespaces (`handle.i18n`), which each route's clientLoader has loaded before the page renders
  * (app/lib/namespaces.ts); naming them here also re-renders the trail should one arrive later.
  */
-export function Breadcrumbs() {
+export function Breadcrumbs({ operator = false }: { operator?: boolean }) {
   const matches = useMatches();
   const namespaces = ["common", ...new Set(matches.flatMap((m) => handleNamespaces(m.handle)))];
   const { t } = useTranslation(namespaces);
@@ -17,6 +18,7 @@ export function Breadcrumbs() {
   // said once (issue 30 item 4).
   const crumbs = matches
     .flatMap((m) => (m.handle as BreadcrumbHandle | undefined)?.breadcrumb ?? [])
+    .map((c) => (operator && c.operatorKey ? { ...c, key: c.operatorKey } : c))
     .filter((c, i, all) => i === 0 || c.key !== all[i - 1].key);
   if (crumbs.length === 0) return null;
   return (

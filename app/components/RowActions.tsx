@@ -14,7 +14,10 @@ import { useTranslation } from "react-i18next";
 export type RowMenuItem = {
   key: string;
   label: ReactNode;
-  /** A screen-reader name when the label alone is ambiguous in a list (e.g. "Edit Cold-chain"). */
+  /**
+   * A screen-reader name when the label alone is ambiguous in a list (e.g. "Edit Cold-chain"): it names the row by what
+   * its user called it, so the element is marked `data-user-label` (its label holds user data, e2e/words.spec.ts).
+   */
   ariaLabel?: string;
   danger?: boolean;
   /** A line under the label (e.g. why an entry is blocked by unpaid bills). */
@@ -82,6 +85,7 @@ function ItemElement({
         name={item.submit.name}
         value={item.submit.value}
         aria-label={item.ariaLabel}
+        data-user-label={item.ariaLabel ? "" : undefined}
         data-testid={item.testId}
         data-action={item.dataAction}
         className={className}
@@ -102,6 +106,7 @@ function ItemElement({
     <Link
       to={item.to}
       aria-label={item.ariaLabel}
+      data-user-label={item.ariaLabel ? "" : undefined}
       data-testid={item.testId}
       data-action={item.dataAction}
       className={className}

@@ -10,6 +10,10 @@ export type MenuEntry = {
   /** SPEC §2: shown in the left menu when > 0; the number orders the entries. */
   navigation: number;
   operatorOnly?: boolean;
+  /** Not shown to operators (the overview: an operator's landing is the Operations entry's page). */
+  userOnly?: boolean;
+  /** Also current on the pages under this path (an operator's Operations: the landing and every queue). */
+  currentUnder?: string;
   /** Shown only to the roles that have this permission in the account the session acts for (issue 33). */
   permission?: Permission;
   /**
@@ -23,7 +27,7 @@ export type MenuEntry = {
 };
 
 export const MENU: MenuEntry[] = [
-  { key: "home", to: "/g/home/index", navigation: 1 },
+  { key: "home", to: "/g/home/index", navigation: 1, userOnly: true },
   {
     key: "permissionedServices",
     to: "/g/home/PermissionedServices/PublishedServices",
@@ -106,7 +110,15 @@ export const MENU: MenuEntry[] = [
       { key: "changePassword", to: "/g/home/userCenter/ChangePassword", navigation: 20 },
     ],
   },
-  { key: "operations", to: "/g/home/operations", navigation: 95, operatorOnly: true },
+  // An operator's landing is /g/home/index (SPEC §2), which renders their queues by group (issue 30 item 4): Operations
+  // leads there and is current on it and on every queue; the customer's Overview is not theirs.
+  {
+    key: "operations",
+    to: "/g/home/index",
+    currentUnder: "/g/home/operations",
+    navigation: 95,
+    operatorOnly: true,
+  },
 ];
 
 /** The source-repository entry gets the deployment's address, or is left out when there is none. */
@@ -131,7 +143,9 @@ export function visibleMenu(
   const paths = allPaths(entries);
   const visible = (list: MenuEntry[]): MenuEntry[] =>
     list
-      .filter((e) => e.navigation > 0 && (!e.operatorOnly || role === "operator"))
+      .filter(
+        (e) => e.navigation > 0 && (!e.operatorOnly || role === "operator") && !(e.userOnly && role === "operator"),
+      )
       .filter((e) => !e.permission || roleMay(teamRole, e.permission))
       .sort((a, b) => Number(!!b.operatorOnly) - Number(!!a.operatorOnly) || a.navigation - b.navigation)
       .map((e) => ({

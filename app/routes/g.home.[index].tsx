@@ -13,7 +13,10 @@ import { loadBlockedPanel, payBillsAndReturn, type PayManyFailure } from "#app/l
 import type { loader as shellLoader } from "./g.home.tsx";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["home", "billing"], breadcrumb: [{ key: "home:console.breadcrumb" }] };
+export const handle = {
+  i18n: ["home", "billing"],
+  breadcrumb: [{ key: "home:console.breadcrumb", operatorKey: "menu.operations" }],
+};
 export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("console");
 

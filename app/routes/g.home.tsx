@@ -52,8 +52,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+const isUnder = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
+
 function MenuItem({ entry }: { entry: MenuEntry }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   const linkClass = ({ isActive }: { isActive: boolean }) =>
     `block rounded-md px-3 py-2 text-sm ${isActive ? "bg-brand-50 font-semibold text-brand-700" : "text-slate-700 hover:bg-slate-100"}`;
   if (entry.newWindow) {
@@ -68,6 +71,15 @@ function MenuItem({ entry }: { entry: MenuEntry }) {
     );
   }
   if (!entry.children?.length) {
+    if (entry.currentUnder && isUnder(pathname, entry.currentUnder)) {
+      return (
+        <li>
+          <Link to={entry.to} className={linkClass({ isActive: true })} aria-current="page">
+            {t(`menu.${entry.key}`)}
+          </Link>
+        </li>
+      );
+    }
     return (
       <li>
         <NavLink to={entry.to} className={linkClass} end={entry.exact}>
@@ -171,7 +183,7 @@ function Shell({ data, children }: { data: ShellData; children: React.ReactNode 
           </nav>
         </aside>
         <main className="flex-1 px-4 py-6 md:px-8">
-          <Breadcrumbs />
+          <Breadcrumbs operator={user.role === "operator"} />
           <div className="mt-4">{children}</div>
         </main>
       </div>

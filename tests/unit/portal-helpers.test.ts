@@ -117,9 +117,18 @@ describe("SPEC §2 left menu", () => {
       ["ops", false],
     ]);
   });
-  it("puts every entry of the real menu under a heading, but the overview and operations", () => {
-    const top = visibleMenu("operator");
-    expect(top.filter((e) => !e.children?.length).map((e) => e.key)).toEqual(["operations", "home"]);
+  it("puts every entry of the real menu under a heading, but the overview (a user's) and operations (an operator's)", () => {
+    const single = (role: "user" | "operator") =>
+      visibleMenu(role)
+        .filter((e) => !e.children?.length)
+        .map((e) => e.key);
+    expect(single("user")).toEqual(["home"]);
+    expect(single("operator")).toEqual(["operations"]);
+  });
+  it("leads an operator's Operations to their landing, current there and on every queue (issue 30 item 4)", () => {
+    const [operations] = visibleMenu("operator");
+    expect(operations).toMatchObject({ key: "operations", to: "/g/home/index", currentUnder: "/g/home/operations" });
+    expect(visibleMenu("user").some((e) => e.key === "operations")).toBe(false);
   });
 });
 

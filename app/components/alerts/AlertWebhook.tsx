@@ -2,7 +2,7 @@ import { FormProvider, getFormProps, useForm, type SubmissionResult } from "@con
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { webhookSchema, type WebhookDelivery } from "#contract/alert-webhook.ts";
+import { WEBHOOK_SIGNATURE_HEADER, webhookSchema, type WebhookDelivery } from "#contract/alert-webhook.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { CopyField } from "#app/components/CopyField.tsx";
 import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
@@ -23,6 +23,9 @@ const TONE = { pending: "wait", delivered: "ok", failed: "bad" } as const;
  * and again by the server, which also refuses private and loopback addresses), the signing secret with a rotation,
  * deletion after confirming, a test event, and the deliveries with their status. Works without JavaScript.
  */
+/** The signature header as receivers read it (backend/domains/alerts/webhook-send.ts `signature`). */
+const SIGNATURE_FORMAT = `${WEBHOOK_SIGNATURE_HEADER}: t=<t>,v1=<hex>`;
+
 export function AlertWebhook({
   webhook,
   testMode,
@@ -80,6 +83,9 @@ export function AlertWebhook({
         {t("webhook.title")}
       </h2>
       <p className="max-w-3xl text-sm text-slate-600">{t("webhook.intro")}</p>
+      <p className="max-w-3xl text-sm text-slate-600">
+        {t("webhook.signatureLabel")} <code className="break-all text-slate-800">{SIGNATURE_FORMAT}</code>
+      </p>
       {testMode ? (
         <p className="max-w-3xl rounded bg-amber-100 px-3 py-2 text-sm text-amber-900" data-testid="webhook-test-mode">
           {t("webhook.testMode")}
