@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInstance, type TFunction } from "i18next";
 import nodemailer, { type Transporter } from "nodemailer";
@@ -95,10 +95,14 @@ export class Mailer {
       await mkdir(dir, { recursive: true });
       const base = `${Date.now()}-${randomBytes(4).toString("hex")}`;
       await writeFile(path.join(dir, `${base}.eml`), info.message as Buffer);
+      // Written whole under another name, then renamed: a reader of the outbox never meets half a file (a test run
+      // once read a .json being written and failed on its JSON).
+      const json = path.join(dir, `${base}.json`);
       await writeFile(
-        path.join(dir, `${base}.json`),
+        `${json}.part`,
         JSON.stringify({ to, subject, text, ...(html ? { html } : {}), date: new Date().toISOString() }, null, 2),
       );
+      await rename(`${json}.part`, json);
     }
   }
 }
