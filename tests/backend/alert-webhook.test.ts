@@ -146,7 +146,8 @@ describe("alert webhook over HTTPS (issue 35 §1)", () => {
     answer = { status: 302, location: `${hookUrl}/elsewhere` };
     const before = received.length;
     const { deliveryId } = await ok("/sys/alerts/webhook/test", {}, me.token);
-    const row = await until(me.token, (r) => r.attempts === 1);
+    // The attempt is counted when it is claimed; its answer is recorded after: wait for the answer.
+    const row = await until(me.token, (r) => r.attempts === 1 && r.lastStatus !== null);
     expect(row).toMatchObject({ status: "pending", lastStatus: 302, lastError: "redirect refused (HTTP 302)" });
     const mine = received.slice(before).filter((r) => r.body.includes(`"deliveryId":${deliveryId}`));
     expect(mine.map((r) => r.path)).toEqual(["/hooks/bsn"]);
@@ -206,7 +207,7 @@ describe("alert webhook over HTTPS (issue 35 §1)", () => {
     const other = await activeUser("who");
     answer = { status: 500 };
     await ok("/sys/alerts/webhook/test", {}, me.token);
-    await until(me.token, (r) => r.attempts === 1);
+    await until(me.token, (r) => r.attempts === 1 && r.lastStatus !== null);
     expect((await ok("/sys/alerts/webhook", {}, other.token)).webhook).toBeNull();
     expect(await deliveries(other.token)).toEqual([]);
     for (const p of ["/sys/alerts/webhook/rotate", "/sys/alerts/webhook/delete", "/sys/alerts/webhook/test"])
