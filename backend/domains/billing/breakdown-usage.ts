@@ -32,11 +32,20 @@ type UsageRow = {
   ref: BreakdownLine["ref"];
 };
 
-const blank = {
+/** A line's fields, none set: each kind of line sets its own. */
+export const EMPTY_LINE = {
+  day: null,
+  place: null,
+  subject: null,
+  method: null,
+  calls: null,
+  bytes: null,
+  unitPriceCents: null,
   periodStart: null,
   periodEnd: null,
   cycle: null,
   txHash: null,
+  ref: null,
 } as const;
 
 /** The first and last UTC+8 days of a bill's period (its end is exclusive: the next Monday 00:00). */
@@ -132,7 +141,7 @@ export async function usageLines(db: Db | Tx, bill: Bill, language: Language, ip
       const amountCents = Math.round(exactCents(r.bytes, node.pricePerGbCents));
       sum += amountCents;
       lines.push({
-        ...blank,
+        ...EMPTY_LINE,
         kind,
         day: r.day,
         place: r.place,
@@ -155,17 +164,5 @@ export async function usageLines(db: Db | Tx, bill: Bill, language: Language, ip
 
 /** A line with an amount and nothing else: the rounding, or what the recorded usage does not itemise. */
 export function adjustment(kind: "rounding" | "unitemised", amountCents: number): BreakdownLine {
-  return {
-    ...blank,
-    kind,
-    day: null,
-    place: null,
-    subject: null,
-    method: null,
-    calls: null,
-    bytes: null,
-    unitPriceCents: null,
-    ref: null,
-    amountCents,
-  };
+  return { ...EMPTY_LINE, kind, amountCents };
 }

@@ -17,7 +17,7 @@ import { pubChainAccounts, pubChainGas } from "#backend/domains/public-chain/tab
 import { apps } from "#backend/domains/services/tables.ts";
 import { bills } from "./tables.ts";
 import { dayOf } from "./time.ts";
-import { adjustment, usageLines } from "./breakdown-usage.ts";
+import { adjustment, EMPTY_LINE, usageLines } from "./breakdown-usage.ts";
 
 /**
  * /sys/system/clientInfo/billBreakdown (issue 35 §3, docs/decisions/093): the lines of one of the caller's bills,
@@ -28,24 +28,9 @@ import { adjustment, usageLines } from "./breakdown-usage.ts";
 
 type Bill = typeof bills.$inferSelect;
 
-const empty = {
-  day: null,
-  place: null,
-  subject: null,
-  method: null,
-  calls: null,
-  bytes: null,
-  unitPriceCents: null,
-  periodStart: null,
-  periodEnd: null,
-  cycle: null,
-  txHash: null,
-  ref: null,
-} as const;
-
 /** A bill's one line for one thing: all of its amount. */
 const single = (bill: Bill, kind: BreakdownKind, more: Partial<BreakdownLine> = {}): BreakdownLine => ({
-  ...empty,
+  ...EMPTY_LINE,
   kind,
   day: dayOf(bill.createdAt),
   subject: bill.serviceName || null,
@@ -72,7 +57,7 @@ async function crossChainLines(db: Db | Tx, bill: Bill): Promise<BreakdownLine[]
     .where(and(eq(crossChainCalls.billId, bill.id), eq(crossChainCalls.userId, bill.userId)))
     .orderBy(asc(crossChainCalls.deliveredAt), asc(crossChainCalls.id));
   const lines: BreakdownLine[] = calls.map((c) => ({
-    ...empty,
+    ...EMPTY_LINE,
     kind: "crossChainCall",
     day: dayOf(c.deliveredAt ?? c.createdAt),
     place: `${c.sourceChain} → ${c.targetChain}`,
