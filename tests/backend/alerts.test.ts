@@ -367,7 +367,7 @@ describe("an IPFS service", () => {
     expect((await firingsOf(owner, "ipfsTraffic")).map((f) => [f.threshold, f.period])).toEqual([[50, "2026-09-07"]]);
     // Served through the one meter: the flush's check tells the 100 %.
     const meter = ipfsMeterOf(service.services);
-    meter.add(s.id, node.id, chinaDay(clock), GB);
+    meter.add(s.id, node.id, chinaDay(clock), "bafkreialertsfile", GB);
     await meter.flush();
     await flushChecks(db());
     const told = await messagesOf(owner, "messages.alerts.ipfsTraffic");

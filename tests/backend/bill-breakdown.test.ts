@@ -108,9 +108,9 @@ describe("a bill's breakdown adds up to the bill", () => {
       })
       .returning();
     const meter = ipfsMeterOf(service.services);
-    meter.add(svc.id, a.id, "2026-06-01", 5_555_555_555);
-    meter.add(svc.id, b.id, "2026-06-03", 4_444_444_443);
-    meter.add(svc.id, a.id, "2026-06-07", 999_999_999);
+    meter.add(svc.id, a.id, "2026-06-01", "bafyone", 5_555_555_555);
+    meter.add(svc.id, b.id, "2026-06-03", "bafyone", 4_444_444_443);
+    meter.add(svc.id, a.id, "2026-06-07", "bafytwo", 999_999_999);
     await meter.flush();
     expect(await makeIpfsTrafficBills(service.services.db, weekStart, clock, [userId])).toBe(1);
     const [bill] = await service.services.db

@@ -9,7 +9,7 @@ import { Msg } from "#contract/messages.ts";
 import { createVueapi } from "#backend/index.ts";
 import ipfs from "#backend/domains/ipfs/index.ts";
 import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
-import { ipfsFiles, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
+import { ipfsFiles, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
 import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { trafficLine, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
@@ -488,6 +488,18 @@ describe("IPFS storage (issue 13)", () => {
       .from(ipfsTrafficDaily)
       .where(eq(ipfsTrafficDaily.serviceId, svc.ipfsServiceId));
     expect(rows.reduce((n, r) => n + r.bytes, 0)).toBe(served);
+    // Per file too (docs/decisions/093), written with them: each day and gateway's files add up to its row.
+    const files = await service.services.db
+      .select()
+      .from(ipfsTrafficFilesDaily)
+      .where(eq(ipfsTrafficFilesDaily.serviceId, svc.ipfsServiceId));
+    for (const r of rows) {
+      const own = files.filter((f) => f.day === r.day && f.cityNodeId === r.cityNodeId);
+      expect({ day: r.day, bytes: own.reduce((n, f) => n + f.bytes, 0) }).toEqual({ day: r.day, bytes: r.bytes });
+    }
+    expect(files.filter((f) => f.cid === cid).reduce((n, f) => n + f.bytes, 0)).toBeGreaterThanOrEqual(
+      10 * data.length,
+    );
     // The weekly traffic job for this week (run now rather than next Monday).
     const weekStart = weekStartOf(service.services.now());
     await schedule(

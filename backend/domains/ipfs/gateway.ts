@@ -21,7 +21,7 @@ import { activeContent, chinaDay, cleanName, contentTypeOf, parseRange } from ".
  *   (its name in `X-File-Name`, URL-encoded, or `?name=`) or as the first file of a multipart form; streamed
  *   to the engine while it arrives, counted against the service's free capacity. Answers JSON with the CID.
  * - `GET|HEAD …/ipfs/<cid>` with the download key: the file of one of the service's own pins, with Range
- *   support; every byte sent is metered for the service, the gateway and the day.
+ *   support; every byte sent is metered for the service, the gateway, the day and the file (CID).
  * Refusals are JSON `{ code, message }`: 401 unknown key, 403 deactivated key or another gateway, 402 unpaid
  * bills (SPEC §5), 413 over capacity, 404 a CID the service has not pinned, 503 with Retry-After while the IPFS
  * node (IPFS_API_URL) is not answering (docs/decisions/076).
@@ -278,7 +278,7 @@ async function download(request: Request, deps: Deps, code: string, cidText: str
   const meter = meterOf(deps);
   const serviceId = auth.service.id;
   const nodeId = auth.nodeId;
-  const count = (bytes: number) => meter.add(serviceId, nodeId, chinaDay(deps.now()), bytes);
+  const count = (bytes: number) => meter.add(serviceId, nodeId, chinaDay(deps.now()), cid, bytes);
   let pending: IteratorResult<Uint8Array> | null = first;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

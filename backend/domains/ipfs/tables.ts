@@ -113,6 +113,31 @@ export const ipfsTrafficDaily = pgTable(
 );
 
 /**
+ * The same bytes per file (CID) too (issue 35 §3, docs/decisions/093): written by the meter's flush in the same
+ * transaction as `ipfs_traffic_daily`, so the files of a (day, gateway, service) add up to its row for traffic
+ * metered since migration 0050 (older days have no file rows). One row per file served per gateway per day; the
+ * requests themselves are not kept.
+ */
+export const ipfsTrafficFilesDaily = pgTable(
+  "ipfs_traffic_files_daily",
+  {
+    serviceId: integer("service_id")
+      .notNull()
+      .references(() => ipfsServices.id),
+    cityNodeId: integer("city_node_id")
+      .notNull()
+      .references(() => cityNodes.id),
+    day: date("day", { mode: "string" }).notNull(),
+    cid: text("cid").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serviceId, t.cityNodeId, t.day, t.cid] }),
+    index("ipfs_traffic_files_day").on(t.day),
+  ],
+);
+
+/**
  * SPEC §4 IPFS upgrade: a capacity upgrade of a service (0 pending, 2 operations processing, 5 success, 6
  * failed; backend/domains/ipfs/machine.ts). The price difference is paid when it is requested (`billId`), the
  * new capacity applies on success, a failure refunds the bill.
