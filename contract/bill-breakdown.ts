@@ -5,7 +5,8 @@ import type { PathSpec } from "./path-spec.ts";
  * A bill's breakdown (issue 35 §3 "Money traced end to end", docs/decisions/093): the lines a bill charges, which
  * add up to its amount to the cent, each pointing at what is behind it where that is kept.
  * - `traffic`: consortium data traffic of one UTC+8 day, city node, service and JSON-RPC method.
- * - `ipfsTraffic`: IPFS download traffic of one day, gateway (city node) and IPFS service.
+ * - `ipfsTraffic`: IPFS download traffic of one day, gateway (city node), IPFS service and file (CID); what the
+ *   meter counted before it kept files (before migration 0050) is one line without a CID, "not itemised by file".
  * - `crossChainCall`: one delivered cross-chain call (its source and target transaction hashes).
  * - `gas`: gas assigned to a chain account (the transfer's transaction hash).
  * - `ddcMint`, `ddcTransfer`: the DDC minted or transferred (its transaction hash).
@@ -50,6 +51,10 @@ export const breakdownLineSchema = z.object({
   periodStart: z.string().nullable(),
   periodEnd: z.string().nullable(),
   cycle: z.number().int().nullable(),
+  /** IPFS traffic: the file's CID (null: bytes of the day and gateway the meter did not count per file). */
+  cid: z.string().nullable(),
+  /** IPFS traffic: the file's name while the service still keeps a file of that CID (else null: the CID only). */
+  fileName: z.string().nullable(),
   /** A transaction hash, when the line is one. */
   txHash: z.string().nullable(),
   /** The record behind the line, for a link: a DDC, a cross-chain call of a service, an IPFS service. */

@@ -41,6 +41,8 @@ test("a demo traffic bill's breakdown adds up to the bill, and its CSV too", asy
     "Day (UTC+8)",
     "City node or chain",
     "Service or record",
+    "File",
+    "CID",
     "Method",
     "Calls",
     "Traffic (GB)",
@@ -95,5 +97,6 @@ test("in Chinese: the breakdown and its CSV headers", async ({ page, request }, 
   expect(rows[0].at(-1)).toBe("金额（美元）");
   // The service name a user typed is written as text, never as a formula.
   expect(rows[1][3]).toBe("'=HYPERLINK(1)");
-  expect(rows.at(-1)).toEqual(["合计", "", "", "", "", "", "", "", "", "", "", "19.99"]);
+  expect(rows[0].slice(3, 6)).toEqual(["服务或记录", "文件", "CID"]);
+  expect(rows.at(-1)).toEqual(["合计", "", "", "", "", "", "", "", "", "", "", "", "", "19.99"]);
 });

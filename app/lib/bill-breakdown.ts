@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import type { BreakdownLine } from "#contract/bill-breakdown.ts";
 import { callHref } from "./cross-chain-urls.ts";
 import { ddcDetailHref } from "./ddc-urls.ts";
+import { serviceHref } from "./ipfs-urls.ts";
 import { transactionHref } from "./public-chain-urls.ts";
 
 /**
@@ -22,14 +23,27 @@ export const lineKindLabel = (t: TFunction, line: Pick<BreakdownLine, "kind">) =
 export const lineGb = (line: Pick<BreakdownLine, "bytes">) =>
   line.bytes === null ? null : (line.bytes / GB).toFixed(6);
 
-/** The page behind a line, where one exists: the DDC, the cross-chain call, the transaction, the IPFS service, the service. */
-export function lineHref(line: Pick<BreakdownLine, "kind" | "ref" | "txHash">): string | null {
+/**
+ * The page behind a line, where one exists: the DDC, the cross-chain call, the transaction, the service, the IPFS
+ * service, or for a file it still keeps its files list searched by the file's name (there is no page per file).
+ */
+export function lineHref(line: Pick<BreakdownLine, "kind" | "ref" | "txHash" | "fileName">): string | null {
   const ref = line.ref;
   if (ref?.kind === "ddc") return ddcDetailHref(ref.ddcId);
   if (ref?.kind === "crossChainCall") return callHref(ref.appId, ref.callId);
   if (line.kind === "gas" && line.txHash) return transactionHref(line.txHash);
-  if (ref?.kind === "ipfsService") return `/g/home/IPFS/Service?ipfsServiceId=${ref.ipfsServiceId}`;
+  if (ref?.kind === "ipfsService")
+    return line.fileName
+      ? `${serviceHref(ref.ipfsServiceId)}&name=${encodeURIComponent(line.fileName.slice(0, 50))}`
+      : serviceHref(ref.ipfsServiceId);
   if (ref?.kind === "service")
     return `/g/home/PermissionedServices/PublishedServices/ServicesDetail?appId=${ref.appId}`;
   return null;
+}
+
+/** The file of an IPFS traffic line, in words: its name (the CID when the service no longer keeps it). */
+export function lineFile(t: TFunction, line: Pick<BreakdownLine, "kind" | "cid" | "fileName">): string | null {
+  if (line.kind !== "ipfsTraffic") return null;
+  if (line.cid === null) return t("billing:breakdown.notByFile");
+  return line.fileName ?? line.cid;
 }

@@ -1,7 +1,7 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import type { BreakdownLine } from "#contract/bill-breakdown.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
-import { lineGb, lineKindLabel } from "#app/lib/bill-breakdown.ts";
+import { lineFile, lineGb, lineKindLabel } from "#app/lib/bill-breakdown.ts";
 import { utc8Day } from "#app/lib/bills.ts";
 import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -12,7 +12,7 @@ const usd = (cents: number) => csvNumber((cents / 100).toFixed(2));
 
 /**
  * A bill's breakdown as CSV (issue 35 §3, docs/decisions/093): the lines of the BillDetail page, whole
- * transaction hashes included, and a last row with their total, which is the bill's amount. Headers and words in
+ * transaction hashes and CIDs included, and a last row with their total, which is the bill's amount. Headers and words in
  * the viewer's language, text cells formula-safe (app/lib/csv.server.ts), a byte order mark for the Chinese.
  * Another account's bill is a 404 like an unknown one.
  */
@@ -29,6 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "day",
     "place",
     "subject",
+    "file",
+    "cid",
     "method",
     "calls",
     "gb",
@@ -45,6 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       l.day,
       l.place,
       l.subject,
+      // The file's name where the service keeps it, or "not itemised by file"; its CID in a column of its own.
+      l.kind !== "ipfsTraffic" ? null : l.cid === null ? lineFile(t, l) : l.fileName,
+      l.cid,
       l.method,
       l.calls === null ? null : csvNumber(l.calls),
       gb === null ? null : csvNumber(gb),

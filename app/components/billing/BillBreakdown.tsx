@@ -5,7 +5,7 @@ import type { BreakdownLine } from "#contract/bill-breakdown.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { EmptyState } from "#app/components/EmptyState.tsx";
 import { Table } from "#app/components/Table.tsx";
-import { breakdownCsvHref, lineGb, lineHref, lineKindLabel } from "#app/lib/bill-breakdown.ts";
+import { breakdownCsvHref, lineFile, lineGb, lineHref, lineKindLabel } from "#app/lib/bill-breakdown.ts";
 import { billCycleLabel } from "#app/lib/bills.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -13,7 +13,7 @@ import type { Language } from "#app/lib/i18n.ts";
 type Breakdown = SerializeFrom<DataOf<"/sys/system/clientInfo/billBreakdown">>;
 type Line = Breakdown["lines"][number];
 
-/** A transaction hash, shortened for the table (the CSV has it whole). */
+/** A transaction hash or a CID, shortened for the table (the CSV has it whole). */
 const short = (hash: string) => (hash.length > 18 ? `${hash.slice(0, 10)}…${hash.slice(-6)}` : hash);
 
 /**
@@ -52,6 +52,19 @@ export function BillBreakdown({ breakdown, language }: { breakdown: Breakdown; l
       label
     );
   };
+  // IPFS traffic lines name their file: the column is there when the bill has any.
+  const byFile = breakdown.lines.some((l) => l.kind === "ipfsTraffic");
+  const file = (l: Line) => {
+    const text = lineFile(t, l);
+    if (text === null) return "—";
+    return l.cid ? (
+      <span title={l.cid} className={l.fileName ? undefined : "font-mono"} data-cid={l.cid}>
+        {l.fileName ?? short(l.cid)}
+      </span>
+    ) : (
+      <span className="text-slate-600">{text}</span>
+    );
+  };
 
   return (
     <section aria-labelledby="breakdown-title" className="card overflow-x-auto" data-testid="breakdown">
@@ -85,6 +98,7 @@ export function BillBreakdown({ breakdown, language }: { breakdown: Breakdown; l
             { header: t("breakdown.columns.day"), cell: (l) => (l.day ? formatDate(l.day, language) : "—") },
             { header: t("breakdown.columns.place"), cell: (l) => l.place ?? "—", userContent: true },
             { header: t("breakdown.columns.subject"), cell: (l) => l.subject ?? "—", userContent: true },
+            ...(byFile ? [{ header: t("breakdown.columns.file"), cell: file, userContent: true }] : []),
             { header: t("breakdown.columns.method"), cell: (l) => l.method ?? "—", className: "font-mono" },
             { header: t("breakdown.columns.quantity"), cell: (l) => quantity(l) ?? "—" },
             { header: t("breakdown.columns.unitPrice"), numeric: true, cell: (l) => unitPrice(l) ?? "—" },
@@ -97,7 +111,7 @@ export function BillBreakdown({ breakdown, language }: { breakdown: Breakdown; l
           ]}
           footer={
             <tr className="border-t border-slate-200 font-semibold">
-              <th scope="row" colSpan={8} className="py-2 pr-4 text-left">
+              <th scope="row" colSpan={byFile ? 9 : 8} className="py-2 pr-4 text-left">
                 {t("breakdown.total")}
               </th>
               <td className="py-2 text-right tabular-nums" data-testid="breakdown-total">

@@ -1,16 +1,17 @@
-import { and, eq, gte, lte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import type { BreakdownLine } from "#contract/bill-breakdown.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { Language } from "#backend/mail.ts";
-import { ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
+import { ipfsFiles, ipfsServices, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
 import { apps } from "#backend/domains/services/tables.ts";
 import { bills, usageDaily } from "./tables.ts";
 import { addDays, dayOf } from "./time.ts";
 
 /**
  * The usage rows a weekly usage bill charges (docs/decisions/093): consortium data traffic per day, city node,
- * service and method (usage_daily), IPFS download traffic per day, gateway and IPFS service (ipfs_traffic_daily).
+ * service and method (usage_daily), IPFS download traffic per day, gateway, IPFS service and file (ipfs_traffic_daily
+ * and ipfs_traffic_files_daily).
  * Each row is priced at its city node's price as the bill recorded it and rounded to the cent; the bill rounded
  * once per city node (jobs.ts `trafficLine`), so the difference is an explicit `rounding` line. What the bill
  * charged that its rows do not account for (a node without rows, rows that no longer give the node's amount)
@@ -29,6 +30,8 @@ type UsageRow = {
   method: string | null;
   calls: number | null;
   bytes: number;
+  cid?: string | null;
+  fileName?: string | null;
   ref: BreakdownLine["ref"];
 };
 
@@ -44,6 +47,8 @@ export const EMPTY_LINE = {
   periodStart: null,
   periodEnd: null,
   cycle: null,
+  cid: null,
+  fileName: null,
   txHash: null,
   ref: null,
 } as const;
@@ -85,11 +90,40 @@ async function trafficRows(db: Db | Tx, bill: Bill, language: Language): Promise
   }));
 }
 
+/**
+ * The files (CIDs) of a user's IPFS traffic per day, gateway and service (ipfs_traffic_files_daily, docs/decisions/093),
+ * each with its name while the service still keeps a file of that CID (the first name, if it has several).
+ */
+async function ipfsFileRows(db: Db | Tx, userId: number, from: string, to: string) {
+  const f = ipfsTrafficFilesDaily;
+  return db
+    .select({
+      serviceId: f.serviceId,
+      cityNodeId: f.cityNodeId,
+      day: f.day,
+      cid: f.cid,
+      bytes: f.bytes,
+      name: sql<
+        string | null
+      >`(select min(${ipfsFiles.name}) from ${ipfsFiles} where ${ipfsFiles.serviceId} = ${f.serviceId} and ${ipfsFiles.cid} = ${f.cid})`,
+    })
+    .from(f)
+    .innerJoin(ipfsServices, eq(ipfsServices.id, f.serviceId))
+    .where(and(eq(ipfsServices.userId, userId), gte(f.day, from), lte(f.day, to)))
+    .orderBy(f.day, f.cityNodeId, f.serviceId, desc(f.bytes), f.cid);
+}
+
+/**
+ * IPFS download traffic: a row per day, gateway, service and file, and for a (day, gateway, service) whose files do
+ * not account for all of its bytes (metered before the meter kept files) a row without a CID for the rest; when
+ * its files would count more than it (never from the meter), the day's row alone, not itemised by file.
+ */
 async function ipfsRows(db: Db | Tx, bill: Bill, language: Language): Promise<UsageRow[]> {
   const [from, to] = daysOf(bill);
   const rows = await db
     .select({
       day: ipfsTrafficDaily.day,
+      cityNodeId: cityNodes.id,
       code: cityNodes.code,
       name: cityNodes.name,
       nameZh: cityNodes.nameZh,
@@ -102,16 +136,28 @@ async function ipfsRows(db: Db | Tx, bill: Bill, language: Language): Promise<Us
     .innerJoin(cityNodes, eq(cityNodes.id, ipfsTrafficDaily.cityNodeId))
     .where(and(eq(ipfsServices.userId, bill.userId), gte(ipfsTrafficDaily.day, from), lte(ipfsTrafficDaily.day, to)))
     .orderBy(ipfsTrafficDaily.day, cityNodes.id, ipfsServices.id);
-  return rows.map((r) => ({
-    day: r.day,
-    code: r.code,
-    place: language === "zh-CN" ? r.nameZh : r.name,
-    subject: r.service,
-    method: null,
-    calls: null,
-    bytes: Number(r.bytes),
-    ref: { kind: "ipfsService", ipfsServiceId: r.serviceId },
-  }));
+  const files = await ipfsFileRows(db, bill.userId, from, to);
+  const out: UsageRow[] = [];
+  for (const r of rows) {
+    const row = {
+      day: r.day,
+      code: r.code,
+      place: language === "zh-CN" ? r.nameZh : r.name,
+      subject: r.service,
+      method: null,
+      calls: null,
+      ref: { kind: "ipfsService", ipfsServiceId: r.serviceId },
+    } as const;
+    const own = files.filter((f) => f.day === r.day && f.cityNodeId === r.cityNodeId && f.serviceId === r.serviceId);
+    const itemised = own.reduce((n, f) => n + Number(f.bytes), 0);
+    if (itemised > Number(r.bytes)) {
+      out.push({ ...row, bytes: Number(r.bytes) });
+      continue;
+    }
+    for (const f of own) out.push({ ...row, bytes: Number(f.bytes), cid: f.cid, fileName: f.name ?? null });
+    if (Number(r.bytes) > itemised) out.push({ ...row, bytes: Number(r.bytes) - itemised });
+  }
+  return out;
 }
 
 /** Cents of `bytes` at `pricePerGbCents`, unrounded (the weekly bill's formula, jobs.ts `trafficLine`). */
@@ -149,6 +195,8 @@ export async function usageLines(db: Db | Tx, bill: Bill, language: Language, ip
         method: r.method,
         calls: r.calls,
         bytes: r.bytes,
+        cid: r.cid ?? null,
+        fileName: r.fileName ?? null,
         unitPriceCents: node.pricePerGbCents,
         ref: r.ref,
         amountCents,
