@@ -29,7 +29,12 @@ import { idempotencyKeys } from "../support/ids.ts";
 let clock = new Date("2026-06-03T04:00:00Z");
 const service = inProcessVueapi(
   "bill-breakdown",
-  { DEMO: "0", TEST_FIXTURES: "1", DATABASE_URL: await ownDatabase(process.env.DATABASE_URL) },
+  {
+    DEMO: "0",
+    TEST_FIXTURES: "1",
+    DATABASE_URL: await ownDatabase(process.env.DATABASE_URL),
+    PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+  },
   () => clock,
 );
 const idem = idempotencyKeys("breakdown");
