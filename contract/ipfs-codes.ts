@@ -35,6 +35,8 @@ export const IPFS_BILL_TYPE = BillType.IPFS;
 
 /** SPEC §9 traffic usage chart: 30 days. */
 export const IPFS_TRAFFIC_DAYS = 30;
+/** The files the Traffic page lists, served most first (docs/decisions/093). */
+export const IPFS_TOP_FILES = 10;
 
 /** Where every city node gateway of a service serves: `<site>/ipfs-gw/<city node code>`. */
 export const IPFS_GATEWAY_PREFIX = "/ipfs-gw/";

@@ -87,6 +87,11 @@ export const ipfsTrafficSchema = z.object({
   /** Bytes served per gateway and day (UTC+8 days); days without traffic are absent. */
   rows: z.array(z.object({ day: z.string(), orgCode: z.string(), bytes: z.number().int() })),
   totalBytes: z.number().int(),
+  /**
+   * The files served most over the days, at most IPFS_TOP_FILES (docs/decisions/093: the meter counts per file
+   * since migration 0050), each with its name while the service keeps a file of that CID.
+   */
+  topFiles: z.array(z.object({ cid: z.string(), name: z.string().nullable(), bytes: z.number().int() })),
 });
 
 export const ipfsUsageSchema = z.object({

@@ -108,6 +108,27 @@ export default function IpfsTraffic() {
         </Table>
         <p className="text-xs text-slate-600">{t("traffic.billing")}</p>
       </section>
+      {traffic.topFiles.length > 0 ? (
+        <section className="space-y-2">
+          <h2 className="text-lg font-semibold">{t("traffic.topFiles")}</h2>
+          <Table
+            label={t("traffic.topFiles")}
+            regionTestId="traffic-files"
+            head={[t("traffic.file"), t("traffic.cid"), t("traffic.served")]}
+          >
+            {traffic.topFiles.map((f) => (
+              <tr key={f.cid}>
+                <td className={td} data-user-content="">
+                  {f.name ?? "—"}
+                </td>
+                <td className={`${td} font-mono text-xs break-all`}>{f.cid}</td>
+                <td className={`${td} tabular-nums`}>{formatBytes(f.bytes)}</td>
+              </tr>
+            ))}
+          </Table>
+          <p className="text-xs text-slate-600">{t("traffic.topFilesNote")}</p>
+        </section>
+      ) : null}
     </div>
   );
 }

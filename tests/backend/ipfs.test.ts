@@ -500,6 +500,10 @@ describe("IPFS storage (issue 13)", () => {
     expect(files.filter((f) => f.cid === cid).reduce((n, f) => n + f.bytes, 0)).toBeGreaterThanOrEqual(
       10 * data.length,
     );
+    // The Traffic page's files served most: this one first, by its name.
+    const top = (await ok("/sys/ipfsBusiness/ipfs/traffic", { ipfsServiceId: svc.ipfsServiceId })).topFiles;
+    expect(top[0]).toMatchObject({ cid, name: "again.bin" });
+    expect(top[0].bytes).toBe(files.filter((f) => f.cid === cid).reduce((n, f) => n + f.bytes, 0));
     // The weekly traffic job for this week (run now rather than next Monday).
     const weekStart = weekStartOf(service.services.now());
     await schedule(

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, ilike, sql, sum } from "drizzle-orm";
-import { IPFS_TRAFFIC_DAYS } from "#contract/ipfs-codes.ts";
+import { IPFS_TOP_FILES, IPFS_TRAFFIC_DAYS } from "#contract/ipfs-codes.ts";
 import { Msg } from "#contract/messages.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import { ApiError } from "#backend/http/errors.ts";
@@ -7,7 +7,7 @@ import type { Payload } from "#backend/http/router.ts";
 import { engineOf } from "#backend/domains/ipfs/node.ts";
 import { scheduleUnpin } from "#backend/domains/ipfs/jobs.ts";
 import { lastDays } from "#backend/domains/ipfs/rules.ts";
-import { ipfsFiles, ipfsServices, ipfsTrafficDaily } from "#backend/domains/ipfs/tables.ts";
+import { ipfsFiles, ipfsServices, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
 import { escapeLike, gatewaysOf, ownService, type Ctx } from "./shared.ts";
 
 /* -------------------------------------------------- files -------------------------------------------------- */
@@ -80,7 +80,7 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
 
 /* ------------------------------------------------- traffic ------------------------------------------------- */
 
-/** SPEC §9: a service's download traffic per gateway and UTC+8 day over 30 days. */
+/** SPEC §9: a service's download traffic per gateway and UTC+8 day over 30 days, and the files served most. */
 export async function serviceTraffic(input: Payload<"/sys/ipfsBusiness/ipfs/traffic">, ctx: Ctx) {
   const db = ctx.deps.db;
   const service = await ownService(db, ctx.user.id, input.ipfsServiceId);
@@ -92,7 +92,22 @@ export async function serviceTraffic(input: Payload<"/sys/ipfsBusiness/ipfs/traf
     .innerJoin(cityNodes, eq(cityNodes.id, ipfsTrafficDaily.cityNodeId))
     .where(and(eq(ipfsTrafficDaily.serviceId, service.id), gte(ipfsTrafficDaily.day, days[0])))
     .orderBy(ipfsTrafficDaily.day, cityNodes.code);
-  return { days, gateways, rows, totalBytes: rows.reduce((n, r) => n + r.bytes, 0) };
+  const f = ipfsTrafficFilesDaily;
+  const served = sum(f.bytes).mapWith(Number);
+  const topFiles = await db
+    .select({
+      cid: f.cid,
+      name: sql<
+        string | null
+      >`(select min(${ipfsFiles.name}) from ${ipfsFiles} where ${ipfsFiles.serviceId} = ${service.id} and ${ipfsFiles.cid} = ${f.cid})`,
+      bytes: served,
+    })
+    .from(f)
+    .where(and(eq(f.serviceId, service.id), gte(f.day, days[0])))
+    .groupBy(f.cid)
+    .orderBy(desc(served), f.cid)
+    .limit(IPFS_TOP_FILES);
+  return { days, gateways, rows, totalBytes: rows.reduce((n, r) => n + r.bytes, 0), topFiles };
 }
 
 /** My account: the caller's IPFS data usage by city node gateway over 30 days, every service together. */
