@@ -7,6 +7,7 @@ import { platformPaths } from "./platform.ts";
 import { billingFixturePaths, billingPaths } from "./billing.ts";
 import { billInfoPaths } from "./bill-info.ts";
 import { billBreakdownPaths } from "./bill-breakdown.ts";
+import { listExportPaths } from "./list-exports.ts";
 import { paymentPaths } from "./payments.ts";
 import { invoicePaths } from "./invoices.ts";
 import { profilePaths } from "./profile.ts";
@@ -55,6 +56,7 @@ export const paths = {
   ...billingPaths,
   ...billInfoPaths,
   ...billBreakdownPaths,
+  ...listExportPaths,
   ...paymentPaths,
   ...invoicePaths,
   ...profilePaths,

@@ -43,6 +43,15 @@ export function dayFromQuery(params: URLSearchParams, name: string): string | un
   return parsed.success ? parsed.data : undefined;
 }
 
+/** The transaction inquiry's filters (My account and its CSV), read from the query string like the bills'. */
+export function transactionFilterFromQuery(params: URLSearchParams) {
+  return {
+    kind: kindFromQuery(params),
+    dateFrom: dayFromQuery(params, "dateFrom"),
+    dateTo: dayFromQuery(params, "dateTo"),
+  };
+}
+
 /** The bill detail's pay form: intent "pay" and the idempotency key the loader issued; null otherwise. */
 export function payFormOf(form: FormData): { idempotencyKey: string } | null {
   const key = idempotencyKey().safeParse(form.get("idempotencyKey"));

@@ -45,3 +45,35 @@ export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
     { record_delimiter: "\r\n" },
   );
 }
+
+/** A list export's rows as the file the browser downloads, with what the backend said about the rows. */
+export type CsvFile = {
+  /** The file's name in ASCII, for browsers that read only `filename` (no extension, no date). */
+  asciiName: string;
+  /** The file's name in the viewer's language, `filename*` (no extension, no date). */
+  localName: string;
+  /** The day written into both names (UTC+8, YYYY-MM-DD). */
+  day: string;
+  /** How many rows matched, and whether the file stops short of them (the backend's export limit). */
+  total: number;
+  truncated: boolean;
+};
+
+/**
+ * A CSV download as every export of the portal answers it: a byte order mark (spreadsheet programs then read the
+ * UTF-8 of Chinese headers and names correctly), an attachment with an ASCII `filename` and a UTF-8 `filename*`,
+ * never stored by a cache, with the number of matching rows and whether the file was cut at the export limit.
+ */
+export function csvResponse(rows: readonly (readonly CsvCell[])[], file: CsvFile): Response {
+  const ascii = `${file.asciiName}-${file.day}.csv`.replace(/[^A-Za-z0-9._-]/g, "_");
+  const local = encodeURIComponent(`${file.localName}-${file.day}.csv`);
+  return new Response(`\uFEFF${toCsv(rows)}`, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${local}`,
+      "Cache-Control": "no-store",
+      "X-Total-Count": String(file.total),
+      "X-Truncated": file.truncated ? "1" : "0",
+    },
+  });
+}

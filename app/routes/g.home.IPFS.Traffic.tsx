@@ -9,6 +9,7 @@ import { formatBytes } from "#app/lib/format-number.ts";
 import { IPFS, serviceHref } from "#app/lib/ipfs-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
+import { ipfsTrafficCsvHref } from "#app/lib/list-exports.ts";
 import { serviceIdParam } from "#app/lib/ipfs.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
@@ -62,9 +63,19 @@ export default function IpfsTraffic() {
         title={t("traffic.title", { name: s.name })}
         actions={
           <>
-            <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
-              {t("traffic.back")}
-            </Link>
+            <div className="flex gap-2">
+              <a
+                href={ipfsTrafficCsvHref(s.ipfsServiceId)}
+                className="btn-secondary"
+                data-testid="traffic-csv"
+                download
+              >
+                {t("traffic.export")}
+              </a>
+              <Link className="btn-secondary" to={serviceHref(s.ipfsServiceId)}>
+                {t("traffic.back")}
+              </Link>
+            </div>
           </>
         }
       />

@@ -9,6 +9,7 @@ import { formatEther } from "#app/lib/format-number.ts";
 import { PC, accountHref, projectHref } from "#app/lib/public-chain-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatDate, zoneHeader } from "#app/lib/format.ts";
+import { chainAccountsCsvHref } from "#app/lib/list-exports.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { idParam } from "#app/lib/public-chain.server.ts";
@@ -54,6 +55,14 @@ export default function ChainAccounts() {
               <Link className="btn-secondary" to={projectHref(project.projectId)}>
                 {t("accounts.backToProject")}
               </Link>
+              <a
+                href={chainAccountsCsvHref(project.projectId)}
+                className="btn-secondary"
+                data-testid="accounts-csv"
+                download
+              >
+                {t("accounts.export")}
+              </a>
               <Link className="btn-primary" to={`${PC}/NewAccount?projectId=${project.projectId}`}>
                 {t("accounts.create")}
               </Link>

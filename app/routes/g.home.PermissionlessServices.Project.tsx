@@ -12,6 +12,7 @@ import { PC, accountsHref, contractsHref, projectHref } from "#app/lib/public-ch
 import { apiFor, failureStatus, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
+import { rpcUsageCsvHref } from "#app/lib/list-exports.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf } from "#app/lib/params.ts";
 import { idParam, siteOrigin } from "#app/lib/public-chain.server.ts";
@@ -166,9 +167,14 @@ export default function ProjectPage() {
           ranges={RANGES}
           labelOf={(r) => t(`stats.ranges.${r}`)}
         />
-        <p className="text-sm text-slate-600" data-testid="stats-total">
-          {t("stats.total", { count: stats.total, range: t(`stats.ranges.${range}`) })}
-        </p>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <p className="text-sm text-slate-600" data-testid="stats-total">
+            {t("stats.total", { count: stats.total, range: t(`stats.ranges.${range}`) })}
+          </p>
+          <a href={rpcUsageCsvHref(p.projectId, range)} className="btn-secondary" data-testid="stats-csv" download>
+            {t("stats.export")}
+          </a>
+        </div>
         <DayChart
           data={byMethod(stats)}
           language={language}

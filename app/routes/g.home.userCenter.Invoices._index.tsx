@@ -6,6 +6,7 @@ import { FilterPills } from "#app/components/FilterPills.tsx";
 import { RecordTable, type Column } from "#app/components/RecordTable.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";
+import { invoicesCsvHref } from "#app/lib/list-exports.ts";
 import { applicationColumns } from "#app/components/invoices/application.tsx";
 import { pageTitle } from "#app/lib/meta.ts";
 import { oneOf, pageParam } from "#app/lib/params.ts";
@@ -86,6 +87,11 @@ export default function InvoicesList() {
           label: s === null ? t("list.all") : t(`status.${s}`),
         }))}
       />
+      <div className="flex justify-end">
+        <a href={invoicesCsvHref(status)} className="btn-secondary" data-testid="invoices-csv" download>
+          {t("list.export")}
+        </a>
+      </div>
       <RecordTable
         label={t("list.title")}
         page={page}

@@ -4,7 +4,7 @@ import { MyAccountPage } from "#app/components/billing/MyAccountPage.tsx";
 import { autoPayFormSchema } from "#contract/billing.ts";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
 import { intentOf, parseFormOr400 } from "#app/lib/intents.server.ts";
-import { dayFromQuery, kindFromQuery } from "#app/lib/bills.server.ts";
+import { transactionFilterFromQuery } from "#app/lib/bills.server.ts";
 import { pagingOf } from "#app/lib/paging.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
@@ -26,11 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireUser(request);
   const url = new URL(request.url);
   const params = url.searchParams;
-  const filter = {
-    kind: kindFromQuery(params),
-    dateFrom: dayFromQuery(params, "dateFrom"),
-    dateTo: dayFromQuery(params, "dateTo"),
-  };
+  const filter = transactionFilterFromQuery(params);
   const api = apiFor(request, viewer);
   const [summary, usage, ipfsUsage, transactions] = await Promise.all([
     api.load("/sys/account/summary", {}),

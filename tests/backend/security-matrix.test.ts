@@ -120,6 +120,9 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/system/message/list",
   "/sys/system/clientInfo/h5billList",
   "/sys/system/clientInfo/h5billExport",
+  // The list exports (docs/decisions/093): the caller's own rows with the list's filter.
+  "/sys/account/transactionsExport",
+  "/sys/system/invoiceAccountTrade/h5invoiceExport",
   "/sys/account/summary",
   "/sys/account/transactions",
   "/sys/account/usage30",

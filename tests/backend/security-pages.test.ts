@@ -153,6 +153,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.search.tsx": { q: { notId: "the search query (docs/decisions/086)" } },
   "g.home.IPFS.Service.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" }, page: PAGE, name: NAME },
   "g.home.IPFS.Traffic.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
+  "g.home.IPFS.Traffic_.export[.csv].ts": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.Upgrade.tsx": { ipfsServiceId: { kind: "ipfsService", expect: "404" } },
   "g.home.IPFS.UpgradeDetail.tsx": { upgradeId: { kind: "ipfsUpgrade", expect: "404" } },
   "g.home.IPFS.download.ts": {
@@ -193,7 +194,12 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     projectId: { kind: "pcProject", expect: "404" },
     range: { notId: "statistics period" },
   },
+  "g.home.PermissionlessServices.Project_.export[.csv].ts": {
+    projectId: { kind: "pcProject", expect: "404" },
+    range: { notId: "statistics period" },
+  },
   "g.home.PermissionlessServices.Accounts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
+  "g.home.PermissionlessServices.Accounts_.export[.csv].ts": { projectId: { kind: "pcProject", expect: "404" } },
   "g.home.PermissionlessServices.Contracts.tsx": { projectId: { kind: "pcProject", expect: "404" }, page: PAGE },
   "g.home.PermissionlessServices.Contract.tsx": {
     contractId: { kind: "pcContract", expect: "404" },
@@ -313,10 +319,16 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   },
   "g.home.userCenter.Invoices.Detail.tsx": { id: { kind: "invoice", expect: "404" } },
   "g.home.userCenter.Invoices._index.tsx": { status: { notId: "status filter" }, page: PAGE },
+  "g.home.userCenter.Invoices_.export[.csv].ts": { status: { notId: "status filter" } },
   "g.home.userCenter.MessageCenter.tsx": { status: { notId: "read filter" }, page: PAGE, pageSize: SIZE },
   "g.home.userCenter.MyAccount.tsx": {
     page: PAGE,
     pageSize: SIZE,
+    kind: { notId: "ledger entry kind filter" },
+    dateFrom: DAY,
+    dateTo: DAY,
+  },
+  "g.home.userCenter.MyAccount_.transactions[.csv].ts": {
     kind: { notId: "ledger entry kind filter" },
     dateFrom: DAY,
     dateTo: DAY,

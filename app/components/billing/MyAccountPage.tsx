@@ -10,6 +10,7 @@ import { Table, type Column } from "#app/components/Table.tsx";
 import { IpfsUsageByGateway } from "#app/components/ipfs/UsageByGateway.tsx";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
+import { transactionsCsvHref } from "#app/lib/list-exports.ts";
 import { UsageChart } from "./UsageChart.tsx";
 
 const ACCOUNT = "/g/home/userCenter/MyAccount";
@@ -343,6 +344,11 @@ export function MyAccountPage({ summary, usage, ipfsUsage, transactions, filter,
           <DateFilter id="tx-from" name="dateFrom" label={t("transactions.from")} value={filter.dateFrom} />
           <DateFilter id="tx-to" name="dateTo" label={t("transactions.to")} value={filter.dateTo} />
         </ListFilterForm>
+        <div className="flex justify-end">
+          <a href={transactionsCsvHref(filter)} className="btn-secondary" data-testid="transactions-csv" download>
+            {t("transactions.export")}
+          </a>
+        </div>
         <RecordTable
           label={t("transactions.title")}
           page={transactions}

@@ -3,7 +3,13 @@ import { defineDomain } from "#backend/kit/domain.ts";
 import { seedBillingDemo, seedDemoPaymentsWith } from "./demo.ts";
 import { createFixtures } from "./fixtures.ts";
 import { billAppConfig, billPayInfo } from "./handlers/user-bill-info.ts";
-import { accountSummary, listTransactions, setAccountAutoPay, usage30 } from "./handlers/user-account.ts";
+import {
+  accountSummary,
+  exportTransactions,
+  listTransactions,
+  setAccountAutoPay,
+  usage30,
+} from "./handlers/user-account.ts";
 import { autoPayJobs, scheduleAutoPayOffer } from "./auto-pay.ts";
 import { billDetail, dueBills, exportBills, listBills, noUnpaidBills, payBill, payBills } from "./handlers/user.ts";
 import { hasBlockingBills, settleBillsWith } from "./settle.ts";
@@ -42,6 +48,7 @@ export default defineDomain({
     "/sys/system/clientInfo/selectBillAppConfig": billAppConfig,
     "/sys/account/summary": accountSummary,
     "/sys/account/transactions": listTransactions,
+    "/sys/account/transactionsExport": exportTransactions,
     "/sys/account/usage30": usage30,
     "/sys/account/autoPay": setAccountAutoPay,
     "/sys/product/h5isHasNoPayBillV2": noUnpaidBills,

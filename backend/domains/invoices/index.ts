@@ -11,7 +11,13 @@ import {
   saveAddressee,
   updateTitle,
 } from "./handlers/user-book.ts";
-import { applyForInvoice, invoiceableBills, myApplication, myApplications } from "./handlers/user-applications.ts";
+import {
+  applyForInvoice,
+  exportMyApplications,
+  invoiceableBills,
+  myApplication,
+  myApplications,
+} from "./handlers/user-applications.ts";
 import {
   approveApplication,
   deliverApplication,
@@ -35,6 +41,7 @@ export default defineDomain({
     "/sys/system/invoiceAccountTrade/h5insertInvoiceAccountTrade": applyForInvoice,
     "/sys/system/invoiceAccountTrade/h5queryInvoiceAccountTradeList": myApplications,
     "/sys/system/invoiceAccountTrade/h5invoiceAccountTradeDetail": myApplication,
+    "/sys/system/invoiceAccountTrade/h5invoiceExport": exportMyApplications,
     "/sys/operations/invoices/list": operatorApplications,
     "/sys/operations/invoices/detail": operatorApplication,
     "/sys/operations/invoices/approve": approveApplication,

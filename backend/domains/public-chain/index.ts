@@ -4,7 +4,14 @@ import { seedPublicChainOrgs } from "./catalogue.ts";
 import { coinPriceCents, gasRatePrices, publicChainPlanPrices } from "./prices.ts";
 import { seedDemoPublicChain } from "./demo.ts";
 import { projectRpc } from "./endpoint.ts";
-import { accountDetail, accountKeystore, assignGas, createAccount, listAccounts } from "./handlers/accounts.ts";
+import {
+  accountDetail,
+  accountKeystore,
+  assignGas,
+  createAccount,
+  exportAccounts,
+  listAccounts,
+} from "./handlers/accounts.ts";
 import { buyPlan, listPlans, queryPubOrgList } from "./handlers/plans.ts";
 import {
   createProject,
@@ -44,6 +51,7 @@ export default defineDomain({
     "/sys/opc/project/stats": projectStats,
     "/sys/opc/account/create": createAccount,
     "/sys/opc/account/list": listAccounts,
+    "/sys/opc/account/export": exportAccounts,
     "/sys/opc/account/detail": accountDetail,
     "/sys/opc/account/keystore": accountKeystore,
     "/sys/opc/account/assignGas": assignGas,

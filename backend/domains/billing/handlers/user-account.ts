@@ -1,6 +1,13 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
-import { UNPAID_STATES, type LedgerEntryKind, type transactionListPayloadSchema } from "#contract/billing.ts";
+import {
+  UNPAID_STATES,
+  type LedgerEntryKind,
+  type transactionFilterSchema,
+  type transactionListPayloadSchema,
+} from "#contract/billing.ts";
+import { LIST_EXPORT_LIMIT } from "#contract/list-exports.ts";
+import type { Db } from "#backend/db/client.ts";
 import { cityNodes } from "#backend/db/tables.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
 import { invoiceApplications } from "#backend/domains/invoices/tables.ts";
@@ -68,14 +75,11 @@ export async function setAccountAutoPay(input: { enabled: boolean }, { deps, use
   return { autoPay: await setAutoPay(deps.db, user.id, input.enabled, deps.now()) };
 }
 
-/** /sys/account/transactions: the caller's ledger entries, newest first, with the number of what each is about. */
-export async function listTransactions(
-  input: z.output<typeof transactionListPayloadSchema>,
-  { deps, user }: SignedInContext,
-) {
-  const me = user;
-  const { pageSize, pageIndex, condition } = input.page;
-  const filters: SQL[] = [eq(ledgerEntries.userId, me.id)];
+type TransactionFilter = z.output<typeof transactionFilterSchema>;
+
+/** The caller's ledger entries matching the inquiry's filter, newest first, with the number of what each is about. */
+async function transactionsOf(db: Db, userId: number, condition: TransactionFilter, limit: number, offset: number) {
+  const filters: SQL[] = [eq(ledgerEntries.userId, userId)];
   if (condition.kind) filters.push(eq(ledgerEntries.kind, condition.kind));
   if (condition.dateFrom) filters.push(gte(ledgerEntries.createdAt, startOfDay(condition.dateFrom)));
   if (condition.dateTo) filters.push(lt(ledgerEntries.createdAt, startOfDay(addDays(condition.dateTo, 1))));
@@ -85,7 +89,7 @@ export async function listTransactions(
     id: typeof bills.id | typeof payments.id | typeof withdrawals.id | typeof invoiceApplications.id,
   ) => and(eq(ledgerEntries.refType, type), eq(id, ledgerEntries.refId));
   const [rows, [{ total }]] = await Promise.all([
-    deps.db
+    db
       .select({
         entry: ledgerEntries,
         billNo: bills.billNo,
@@ -95,36 +99,51 @@ export async function listTransactions(
         applicationNo: invoiceApplications.applicationNo,
       })
       .from(ledgerEntries)
-      .leftJoin(bills, and(ref("bill", bills.id), eq(bills.userId, me.id)))
-      .leftJoin(payments, and(ref("payment", payments.id), eq(payments.userId, me.id)))
-      .leftJoin(withdrawals, and(ref("withdrawal", withdrawals.id), eq(withdrawals.userId, me.id)))
-      .leftJoin(invoiceApplications, and(ref("invoice", invoiceApplications.id), eq(invoiceApplications.userId, me.id)))
+      .leftJoin(bills, and(ref("bill", bills.id), eq(bills.userId, userId)))
+      .leftJoin(payments, and(ref("payment", payments.id), eq(payments.userId, userId)))
+      .leftJoin(withdrawals, and(ref("withdrawal", withdrawals.id), eq(withdrawals.userId, userId)))
+      .leftJoin(
+        invoiceApplications,
+        and(ref("invoice", invoiceApplications.id), eq(invoiceApplications.userId, userId)),
+      )
       .where(where)
       .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-      .limit(pageSize)
-      .offset((pageIndex - 1) * pageSize),
-    deps.db.select({ total: count() }).from(ledgerEntries).where(where),
+      .limit(limit)
+      .offset(offset),
+    db.select({ total: count() }).from(ledgerEntries).where(where),
   ]);
   return {
-    page: {
-      rows: rows.map(({ entry: e, billNo, billId, paymentNo, withdrawalNo, applicationNo }) => ({
-        entryId: e.id,
-        kind: e.kind as LedgerEntryKind,
-        balanceDelta: e.balanceDelta,
-        withdrawableDelta: e.withdrawableDelta,
-        invoiceableDelta: e.invoiceableDelta,
-        balanceAfter: e.balanceAfter,
-        refType: e.refType,
-        refId: e.refId,
-        reference: billNo ?? paymentNo ?? withdrawalNo ?? applicationNo ?? null,
-        billId: billId ?? null,
-        createdAt: e.createdAt.toISOString(),
-      })),
-      total,
-      pageIndex,
-      pageSize,
-    },
+    total,
+    rows: rows.map(({ entry: e, billNo, billId, paymentNo, withdrawalNo, applicationNo }) => ({
+      entryId: e.id,
+      kind: e.kind as LedgerEntryKind,
+      balanceDelta: e.balanceDelta,
+      withdrawableDelta: e.withdrawableDelta,
+      invoiceableDelta: e.invoiceableDelta,
+      balanceAfter: e.balanceAfter,
+      refType: e.refType,
+      refId: e.refId,
+      reference: billNo ?? paymentNo ?? withdrawalNo ?? applicationNo ?? null,
+      billId: billId ?? null,
+      createdAt: e.createdAt.toISOString(),
+    })),
   };
+}
+
+/** /sys/account/transactions: a page of the caller's ledger entries. */
+export async function listTransactions(
+  input: z.output<typeof transactionListPayloadSchema>,
+  { deps, user }: SignedInContext,
+) {
+  const { pageSize, pageIndex, condition } = input.page;
+  const { rows, total } = await transactionsOf(deps.db, user.id, condition, pageSize, (pageIndex - 1) * pageSize);
+  return { page: { rows, total, pageIndex, pageSize } };
+}
+
+/** /sys/account/transactionsExport: the same filter as the inquiry, every entry up to LIST_EXPORT_LIMIT (the CSV). */
+export async function exportTransactions(input: { condition: TransactionFilter }, { deps, user }: SignedInContext) {
+  const { rows, total } = await transactionsOf(deps.db, user.id, input.condition, LIST_EXPORT_LIMIT, 0);
+  return { rows, total, truncated: total > rows.length };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   titleAllowsSpecialVat,
   type invoiceApplicationSchema,
 } from "#contract/invoices.ts";
+import { LIST_EXPORT_LIMIT } from "#contract/list-exports.ts";
 import { Msg } from "#contract/messages.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { ApiError, fieldError } from "#backend/http/errors.ts";
@@ -229,4 +230,15 @@ export async function myApplications(input: ListInput, ctx: SignedInContext) {
 
 export async function myApplication(input: { invoiceId: number }, ctx: SignedInContext) {
   return detailOf(ctx.deps.db, input.invoiceId, ctx.user.id);
+}
+
+/** The list's status filter, every application of the caller up to LIST_EXPORT_LIMIT, newest first (the CSV). */
+export async function exportMyApplications(input: { condition: { status?: number } }, ctx: SignedInContext) {
+  const list = await listApplications(
+    ctx.deps.db,
+    { page: { pageSize: LIST_EXPORT_LIMIT, pageIndex: 1, condition: input.condition } },
+    ctx.user.id,
+  );
+  const rows = list.rows.map((r) => toSummary(r.app));
+  return { rows, total: list.total, truncated: list.total > rows.length };
 }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import { bytesToHex, privateToAddress, toChecksumAddress } from "@ethereumjs/util";
 import { randomBytes } from "node:crypto";
 import { Wallet } from "ethers";
+import { ACCOUNT_EXPORT_LIMIT } from "#contract/list-exports.ts";
 import { Msg } from "#contract/messages.ts";
 import { GAS_RANGES, GasStatus, KeyType } from "#contract/public-chain-codes.ts";
 import { toCents } from "#contract/rules.ts";
@@ -125,6 +126,29 @@ export async function listAccounts(input: Payload<"/sys/opc/account/list">, ctx:
   const out = [];
   for (const r of rows) out.push(await accountOut(ctx.deps, r.account, r.project));
   return { page: { rows: out, total, pageIndex: input.pageIndex, pageSize: input.pageSize } };
+}
+
+/** Gas is read from the chain for this many accounts at a time while exporting. */
+const GAS_READS_AT_ONCE = 8;
+
+/** Every chain account of one of the caller's projects up to ACCOUNT_EXPORT_LIMIT, newest first, with its gas (the CSV). */
+export async function exportAccounts(input: Payload<"/sys/opc/account/export">, ctx: Ctx) {
+  const db = ctx.deps.db;
+  const project = await ownProject(db, ctx.user.id, input.projectId);
+  const where = and(eq(pubChainAccounts.userId, ctx.user.id), eq(pubChainAccounts.projectId, project.id));
+  const [{ total }] = await db.select({ total: count() }).from(pubChainAccounts).where(where);
+  const accounts = await db
+    .select()
+    .from(pubChainAccounts)
+    .where(where)
+    .orderBy(desc(pubChainAccounts.id))
+    .limit(ACCOUNT_EXPORT_LIMIT);
+  const rows = [];
+  for (let i = 0; i < accounts.length; i += GAS_READS_AT_ONCE)
+    rows.push(
+      ...(await Promise.all(accounts.slice(i, i + GAS_READS_AT_ONCE).map((a) => accountOut(ctx.deps, a, project)))),
+    );
+  return { rows, total, truncated: total > rows.length };
 }
 
 /** The account with its gas balance, and the gas its own transactions spent per day (receipts of the chain's log). */
