@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { parseFilesUrl } from "./kit/blobs/files-url.ts";
+import { readChainNodesFile, type ChainNodeConfig } from "./kit/chain-nodes.ts";
 import { readRateLimitConfig, type RateLimitConfig } from "./kit/rate-limit-rules.ts";
 import {
   chosenPaymentProvider,
@@ -60,7 +61,12 @@ const schema = z
     STRIPE_API_URL: z.string().url().optional(),
     /** The methods the provider's checkout offers, `card,wechat_pay,alipay` (docs/decisions/072); Stripe's default `card`. */
     STRIPE_PAYMENT_METHODS: z.string().optional(),
-    /** Another Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025). */
+    /**
+     * A JSON file naming the Ethereum JSON-RPC nodes that serve the chains instead of the embedded engine, which
+     * chain each serves and its treasury key (backend/kit/chain-nodes.ts, docs/decisions/094).
+     */
+    CHAIN_NODES: z.string().min(1).optional(),
+    /** One Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025, 094). */
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
     CHAIN_TREASURY_KEY: z
@@ -129,6 +135,15 @@ const schema = z
           "(with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET), or DEMO=1 to run the demo in test mode",
       );
     }
+    if (env.CHAIN_NODES) {
+      if (env.CHAIN_RPC_URL)
+        issue(
+          "CHAIN_NODES",
+          "set CHAIN_NODES or CHAIN_RPC_URL, not both (CHAIN_RPC_URL is one node serving every chain)",
+        );
+      const nodes = readChainNodesFile(env.CHAIN_NODES);
+      if ("problem" in nodes) issue("CHAIN_NODES", nodes.problem);
+    }
     if (env.CHAIN_RPC_URL && !env.CHAIN_TREASURY_KEY)
       issue(
         "CHAIN_TREASURY_KEY",
@@ -195,6 +210,14 @@ function tlsCaProblem(file: string | undefined): string | null {
 }
 
 /** The connected Fabric network (docs/decisions/068): the endpoint as given, its host:port, the TLS CA and MSP id. */
+/** The chains' engine (validated above: a CHAIN_NODES file that reads and parses). */
+function chainOf(env: z.infer<typeof schema>): BackendEnv["chain"] {
+  if (env.CHAIN_NODES) return { kind: "nodes", nodes: readChainNodesFile(env.CHAIN_NODES) as ChainNodeConfig[] };
+  if (env.CHAIN_RPC_URL)
+    return { kind: "nodes", nodes: [{ url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY!, chains: ["*"] }] };
+  return { kind: "embedded" };
+}
+
 function fabricNetworkOf(env: z.infer<typeof schema>): BackendEnv["fabricNetwork"] {
   if (!env.FABRIC_PEER_ENDPOINT) return null;
   const endpoint = env.FABRIC_PEER_ENDPOINT.replace(/\/+$/, "");
@@ -261,8 +284,11 @@ export type BackendEnv = {
   paymentMethods: ProviderMethod[];
   /** The rate limits and locks (backend/kit/rate-limit-rules.ts). */
   rateLimits: RateLimitConfig;
-  /** The chains' node: the embedded engine, or an Ethereum JSON-RPC node with its treasury key (docs/decisions/025). */
-  chain: { kind: "embedded" } | { kind: "rpc"; url: string; treasuryKey: string };
+  /**
+   * The chains' engine: embedded, or Ethereum JSON-RPC nodes each serving some chains with its treasury key
+   * (CHAIN_NODES, or CHAIN_RPC_URL as one node serving every chain; docs/decisions/025, 094).
+   */
+  chain: { kind: "embedded" } | { kind: "nodes"; nodes: ChainNodeConfig[] };
   /** A connected Fabric network's peer (FABRIC_PEER_ENDPOINT), or null: Go and Java chaincode need one (docs/decisions/052). */
   fabricPeerEndpoint: string | null;
   /**
@@ -326,9 +352,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
-    chain: env.CHAIN_RPC_URL
-      ? { kind: "rpc", url: env.CHAIN_RPC_URL, treasuryKey: env.CHAIN_TREASURY_KEY! }
-      : { kind: "embedded" },
+    chain: chainOf(env),
     fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
     fabricNetwork: fabricNetworkOf(env),
     fabricChaincodeTimeoutMs: env.FABRIC_CHAINCODE_TIMEOUT_MS,

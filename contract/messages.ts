@@ -317,6 +317,8 @@ export const Msg = {
   TEST_SERVICE_SOURCE_REQUIRED: "MSG_43004",
   /** A Fabric test service's package is not a Node.js chaincode the embedded peer takes (docs/decisions/069). */
   TEST_SERVICE_CHAINCODE_INVALID: "MSG_43005",
+  /** The test network runs on a node by URL (CHAIN_NODES, docs/decisions/094): the portal cannot start it afresh. */
+  TEST_NETWORK_EXTERNAL: "MSG_43006",
   /* DDC certificates and account binding (MSG_47201-47299; backend/domains/ddc/, docs/decisions/045). */
   /** DDCs are minted from custody accounts only (the server holds no other key). */
   DDC_ACCOUNT_NOT_CUSTODY: "MSG_47201",

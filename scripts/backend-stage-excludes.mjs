@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Prints the backend test files a stage of the test command skips, one path per line: `pglite` or `postgres`
-// (scripts/test.sh; docs/decisions/082 and 083).
+// (scripts/test.sh; docs/decisions/082 and 083); `chain-nodes` prints the files the chain-node run takes instead.
 //
 // - The PostgreSQL stage skips the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs): run there,
 //   they would run exactly what the PGlite stage runs.
@@ -9,6 +9,9 @@
 //   the older engine and the one of several processes. A file that opens services in its own process, starts server
 //   processes, or imports a test module that does, runs in both stages (when unsure, both).
 // - BOTH_STAGES keeps a file of that kind in both stages, for a reason given beside it.
+// - The chain-facing suites (CHAIN_NODE_SUITES) run on PostgreSQL against real EVM nodes by URL (Hardhat, CHAIN_NODES;
+//   docs/decisions/094) instead of in the PostgreSQL stage, and in the PGlite stage on the embedded engine even when
+//   they only talk over HTTP: each engine is run by each of them once.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +25,25 @@ export const BOTH_STAGES = {
   // Its depth differs by stage on purpose: 25 cases a path on PGlite, 8 on PostgreSQL (its own header).
   "tests/backend/security-fuzz.test.ts": "fuzz depth per stage",
 };
+
+/**
+ * The chain-facing suites (issue 32 item 1): the keyed JSON-RPC and its meter, public-chain projects and gas,
+ * contracts, consortium EVM services, DDC, IDE deploy and call, cross-chain; and chain-nodes.test.ts, which skips
+ * itself without CHAIN_NODES. What only the embedded engine gives is tested outside them (chain-rpc.test.ts: its
+ * restart, kill -9 and replay; test-services.test.ts: the test network's reset; dedicated-network.test.ts).
+ */
+export const CHAIN_NODE_SUITES = [
+  "tests/backend/chain-nodes.test.ts",
+  "tests/backend/consortium-chain.test.ts",
+  "tests/backend/contracts.test.ts",
+  "tests/backend/cross-chain.test.ts",
+  "tests/backend/ddc.test.ts",
+  "tests/backend/evm-upgrade.test.ts",
+  "tests/backend/ide.test.ts",
+  "tests/backend/metering.test.ts",
+  "tests/backend/public-chain-gas.test.ts",
+  "tests/backend/public-chain.test.ts",
+];
 
 /** The file, or a test module it imports (relatively), opens services in-process or starts server processes. */
 function ownsAService(file, seen = new Set()) {
@@ -48,9 +70,10 @@ export function overHttpOnly() {
 }
 
 export function stageExcludes(stage) {
-  if (stage === "postgres") return embeddedOnly();
-  if (stage === "pglite") return overHttpOnly();
-  throw new Error(`unknown stage "${stage}" (pglite or postgres)`);
+  if (stage === "postgres") return [...new Set([...embeddedOnly(), ...CHAIN_NODE_SUITES])].sort();
+  if (stage === "pglite") return overHttpOnly().filter((f) => !CHAIN_NODE_SUITES.includes(f));
+  if (stage === "chain-nodes") return CHAIN_NODE_SUITES;
+  throw new Error(`unknown stage "${stage}" (pglite, postgres or chain-nodes)`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

@@ -30,6 +30,7 @@ fi
 step "npm ci"
 npm ci --no-audit --no-fund
 scripts/ipfs-throwaway.sh install
+scripts/hardhat-nodes.sh install
 
 # Every temporary file of this run (data directories, PostgreSQL clusters, browser profiles, tests' scratch
 # directories) goes under one directory of its own, removed when the run ends however it ends: a test that
@@ -122,6 +123,7 @@ backend_pglite_1() {
   local code=0
   backend_pglite 1 || code=$?
   backend_ipfs_node || code=$?
+  backend_chain_nodes || code=$?
   return $code
 }
 backend_pglite_2() { backend_pglite 2; }
@@ -145,10 +147,25 @@ backend_ipfs_node() {
   scripts/ipfs-throwaway.sh stop "$ipfsdir"
   return $code
 }
+# The chain-facing suites on PostgreSQL against real EVM nodes by URL: four Hardhat nodes (tools/hardhat-nodes,
+# CHAIN_NODES; docs/decisions/094), on a database of their own. They left the PostgreSQL stage for this one, which
+# follows the shorter first PGlite half; their embedded-only tests skip themselves, saying why.
+backend_chain_nodes() {
+  [ -n "$pg_url" ] || return 1
+  local nodes code=0 files=()
+  nodes=$(scripts/hardhat-nodes.sh start "$hardhatdir") || return 1
+  mapfile -t files < <(node scripts/backend-stage-excludes.mjs chain-nodes)
+  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres chain_nodes" || code=1
+  DATABASE_URL=${pg_url%/*}/chain_nodes CHAIN_NODES=$nodes npx vitest run --project backend --reporter=default --reporter=json \
+    --outputFile="$results/backend-chain-nodes.json" "${files[@]}" || code=$?
+  scripts/hardhat-nodes.sh stop "$hardhatdir"
+  return $code
+}
 as_pg_owner() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
 ipfsdir=$(mktemp -d "$TMPDIR/bsn-ipfs.XXXXXX")
+hardhatdir=$(mktemp -d "$TMPDIR/bsn-hardhat.XXXXXX")
 pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
-trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
+trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/hardhat-nodes.sh stop "$hardhatdir"; scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
 e2e() {
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 }
@@ -162,11 +179,11 @@ e2e() {
 # half); stopped when the run ends. A server that does not start fails the stages that need it.
 pg_url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || pg_url=""
 if [ "${E2E_BESIDE_BACKEND:-}" = 1 ]; then
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node" \
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
     backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres "End-to-end (Chromium, JavaScript on and off)" e2e
 else
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node" \
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
     backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres
   scripts/pg-throwaway.sh stop "$pgdir"

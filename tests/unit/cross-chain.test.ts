@@ -144,6 +144,21 @@ describe("sending and delivering", () => {
     { error: new Error("execution reverted"), reason: "the target reverted without a reason" },
     { error: { message: "insufficient funds\nmore" }, reason: "insufficient funds" },
     { error: "boom", reason: "boom" },
+    // Hardhat's wording, and the revert's data that every node sends (ABI-encoded Error(string)).
+    {
+      error: new Error("Error: VM Exception while processing transaction: reverted with reason string 'empty message'"),
+      reason: "empty message",
+    },
+    {
+      error: Object.assign(new Error("whatever the node says"), {
+        data:
+          "0x08c379a0" +
+          "20".padStart(64, "0") +
+          "0d".padStart(64, "0") +
+          Buffer.from("empty message").toString("hex").padEnd(64, "0"),
+      }),
+      reason: "empty message",
+    },
   ])("the reason of $error", ({ error, reason }) => {
     expect(reasonOf(error)).toBe(reason);
   });

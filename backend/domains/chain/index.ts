@@ -178,6 +178,8 @@ export default defineDomain({
   api: {
     OPEN_ALLIANCE,
     TEST_NETWORK,
+    /** Whether the chains run on nodes by URL (CHAIN_NODES), where a chain cannot be started afresh (docs/decisions/094). */
+    external: (deps: Deps) => registryOf(deps).isExternal(),
     /** Every chain of the registry. */
     chains: (deps: Deps) => registryOf(deps).list(),
     chain: (deps: Deps, name: string) => registryOf(deps).info(name),

@@ -18,26 +18,29 @@ export async function recordBlock(db: Db, chainId: number, block: SealedBlock): 
       parentHash: block.parentHash,
       timestamp: block.timestamp,
       gasUsed: block.gasUsed,
-      rawTxs: block.txs.map((t) => t.raw),
+      // A followed node's transactions have no raw bytes here (docs/decisions/094): only the embedded engine replays.
+      rawTxs: block.txs.flatMap((t) => (t.raw ? [t.raw] : [])),
     });
-    await tx.insert(chainTxs).values(
-      block.txs.map((t) => ({
-        chainId,
-        hash: t.hash,
-        blockNumber: block.number,
-        blockHash: block.hash,
-        txIndex: t.index,
-        fromAddress: t.from,
-        toAddress: t.to,
-        status: t.status,
-        gasUsed: t.gasUsed,
-        cumulativeGasUsed: t.cumulativeGasUsed,
-        effectiveGasPrice: t.effectiveGasPrice,
-        contractAddress: t.contractAddress,
-        logsBloom: t.logsBloom,
-        rpc: t.rpc,
-      })),
-    );
+    // A followed node's blocks may be empty (docs/decisions/094); the embedded engine seals none.
+    if (block.txs.length)
+      await tx.insert(chainTxs).values(
+        block.txs.map((t) => ({
+          chainId,
+          hash: t.hash,
+          blockNumber: block.number,
+          blockHash: block.hash,
+          txIndex: t.index,
+          fromAddress: t.from,
+          toAddress: t.to,
+          status: t.status,
+          gasUsed: t.gasUsed,
+          cumulativeGasUsed: t.cumulativeGasUsed,
+          effectiveGasPrice: t.effectiveGasPrice,
+          contractAddress: t.contractAddress,
+          logsBloom: t.logsBloom,
+          rpc: t.rpc,
+        })),
+      );
     const logs = block.txs.flatMap((t) =>
       t.logs.map((l) => ({
         chainId,

@@ -8,6 +8,8 @@ import { callEngine, serveEngine, waitForEngine } from "#backend/kit/engine-sock
 import type { Server } from "node:http";
 import { EmbeddedChain } from "./embedded.ts";
 import { RPC, RpcError } from "./hex.ts";
+import { namedNode, poolNodes, type ChainNodeConfig } from "#backend/kit/chain-nodes.ts";
+import { NodeFollower } from "./follower.ts";
 import { remoteNode } from "./remote.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
 import { chains } from "./tables.ts";
@@ -16,8 +18,9 @@ import { signAndSend } from "./sign.ts";
 
 /**
  * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
- * chain id, state and treasury, recorded in the `chains` table. With CHAIN_RPC_URL every name maps to that
- * node instead, and the same calls go there.
+ * chain id, state and treasury, recorded in the `chains` table. With CHAIN_NODES (or CHAIN_RPC_URL) each name
+ * maps to the node that serves it instead (docs/decisions/094), the same calls go there, and a follower per node
+ * copies its blocks into the same index.
  */
 
 /** The chains every server has. */
@@ -32,7 +35,17 @@ const DEFAULT_CHAINS = [
 
 export type ChainHealth = { height: number; lastBlockAt: string | null; pending: number };
 
-type Entry = ChainInfo & { node: ChainNode; health: () => ChainHealth | Promise<ChainHealth>; treasuryKey: string };
+type Entry = ChainInfo & {
+  node: ChainNode;
+  health: () => ChainHealth | Promise<ChainHealth>;
+  treasuryKey: string;
+  /** On a node by URL: the node's follower (the index), and the node's address (one nonce queue per node). */
+  follower?: NodeFollower;
+  nodeUrl?: string;
+};
+
+/** A configured node: its JSON-RPC client and its follower. */
+type Remote = { config: ChainNodeConfig; node: ReturnType<typeof remoteNode>; follower: NodeFollower };
 
 export class ChainRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -45,6 +58,8 @@ export class ChainRegistry {
    */
   private readonly role: "owner" | "peer" | null;
   private socket: Server | undefined;
+  /** With CHAIN_NODES: each configured node by its address. */
+  private readonly remotes = new Map<string, Remote>();
 
   constructor(private readonly deps: Deps) {
     this.role = deps.env.chain.kind === "embedded" ? (deps.env.cluster?.role ?? null) : null;
@@ -53,6 +68,14 @@ export class ChainRegistry {
   /** Opens every recorded chain, creating the default ones the first time; an owner then serves the peers. */
   async start(): Promise<void> {
     if (this.role === "peer") await waitForEngine(this.deps.env, "chain", "/health");
+    const chain = this.deps.env.chain;
+    if (chain.kind === "nodes")
+      for (const config of chain.nodes) {
+        const node = remoteNode(config.url);
+        const follower = new NodeFollower(this.deps.db, node, config.url);
+        this.remotes.set(config.url, { config, node, follower });
+        follower.start();
+      }
     for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id)))
       if (row.purpose !== DEDICATED) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
@@ -81,6 +104,31 @@ export class ChainRegistry {
     }
     this.worker = undefined;
     this.entries.clear();
+    for (const remote of this.remotes.values()) await remote.follower.stop();
+    this.remotes.clear();
+  }
+
+  /**
+   * The configured node that serves `name` (CHAIN_NODES): the one naming it; else the node it was given before
+   * (`recorded`), while that node is configured; else the pool node serving the fewest chains open here.
+   */
+  private remoteFor(name: string, recorded?: string | null): Remote {
+    const chain = this.deps.env.chain;
+    const nodes = chain.kind === "nodes" ? chain.nodes : [];
+    const named = namedNode(nodes, name)?.url ?? (recorded && this.remotes.has(recorded) ? recorded : undefined);
+    const load = (url: string) => [...this.entries.values()].filter((e) => e.nodeUrl === url).length;
+    const pooled = poolNodes(nodes)
+      .map((n) => n.url)
+      .sort((a, b) => load(a) - load(b))[0];
+    const remote = this.remotes.get(named ?? pooled ?? "");
+    if (!remote)
+      throw new RpcError(RPC.INTERNAL, `no chain node serves ${name}: name it in CHAIN_NODES, or add a pool node (*)`);
+    return remote;
+  }
+
+  /** Whether `name` runs on a node by URL (CHAIN_NODES), where the embedded engine's extras (a reset) do not exist. */
+  isExternal(): boolean {
+    return this.deps.env.chain.kind === "nodes";
   }
 
   private engine(): WorkerClient {
@@ -89,8 +137,10 @@ export class ChainRegistry {
 
   private async open(row: typeof chains.$inferSelect): Promise<Entry> {
     const chain = this.deps.env.chain;
-    const treasuryKey =
-      chain.kind === "rpc" ? chain.treasuryKey : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
+    const remote = chain.kind === "nodes" ? this.remoteFor(row.name, row.nodeUrl) : undefined;
+    const treasuryKey = remote
+      ? remote.config.treasuryKey
+      : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
     const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
     let entry: Entry;
     if (this.role === "peer") {
@@ -106,9 +156,28 @@ export class ChainRegistry {
           pending: 0,
         };
       entry = { ...info, node, health, treasuryKey };
-    } else if (chain.kind === "rpc") {
-      const node = remoteNode(chain.url);
-      entry = { ...info, node, health: () => node.health(), treasuryKey };
+    } else if (remote) {
+      // The node's chain id was read when the row was made; a chain moved to another node takes that node's.
+      const node = remote.node;
+      // So is its treasury, when the node's key changed.
+      const chainId = await remote.follower.chainId().catch(() => row.chainId);
+      const treasury = await addressOf(treasuryKey);
+      const nodeUrl = remote.config.url;
+      if (chainId !== row.chainId || treasury !== row.treasuryAddress || nodeUrl !== row.nodeUrl)
+        await this.deps.db
+          .update(chains)
+          .set({ chainId, treasuryAddress: treasury, nodeUrl })
+          .where(eq(chains.id, row.id));
+      entry = {
+        ...info,
+        chainId,
+        treasury,
+        node,
+        health: () => node.health(),
+        treasuryKey,
+        follower: remote.follower,
+        nodeUrl: remote.config.url,
+      };
     } else {
       const dir = path.join(this.deps.env.dataDir, "chains", row.name);
       const embedded = new EmbeddedChain(
@@ -141,27 +210,30 @@ export class ChainRegistry {
       return infoOf(this.entries.get(input.name) ?? (await this.open(recorded!)));
     }
     const chain = this.deps.env.chain;
-    const { privateToAddress } = await import("@ethereumjs/util");
     let key: string;
     let chainId: number;
-    if (chain.kind === "rpc") {
-      key = chain.treasuryKey;
-      chainId = Number(await remoteNode(chain.url).request({ method: "eth_chainId" }));
+    let nodeUrl: string | null = null;
+    if (chain.kind === "nodes") {
+      const remote = this.remoteFor(input.name);
+      key = remote.config.treasuryKey;
+      chainId = await remote.follower.chainId();
+      nodeUrl = remote.config.url;
     } else {
       key = `0x${randomBytes(32).toString("hex")}`;
       chainId = 0;
     }
-    const treasury = `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
+    const treasury = await addressOf(key);
     const values = {
       name: input.name,
       chainId,
       purpose: input.purpose,
       treasuryAddress: treasury,
-      treasuryKeySealed: chain.kind === "rpc" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key),
+      treasuryKeySealed: chain.kind === "nodes" ? "" : sealWith(this.deps.env, TREASURY_KEYS, key),
       treasuryWei: TREASURY_WEI,
+      nodeUrl,
     };
     const [row] =
-      chain.kind === "rpc"
+      chain.kind === "nodes"
         ? await this.deps.db.insert(chains).values(values).onConflictDoNothing().returning()
         : await insertWithNextChainId(this.deps.db, values);
     const recorded = row ?? (await this.deps.db.select().from(chains).where(eq(chains.name, input.name)))[0]!;
@@ -212,9 +284,19 @@ export class ChainRegistry {
     return this.entry(name).node;
   }
 
-  async health(): Promise<Record<string, ChainHealth & { chainId: number }>> {
-    const out: Record<string, ChainHealth & { chainId: number }> = {};
-    for (const entry of this.entries.values()) out[entry.name] = { chainId: entry.chainId, ...(await entry.health()) };
+  /** Each chain's height; a chain whose node does not answer says so (`unreachable`), the others are still shown. */
+  async health(): Promise<Record<string, ChainHealth & { chainId: number; unreachable?: string }>> {
+    const out: Record<string, ChainHealth & { chainId: number; unreachable?: string }> = {};
+    for (const entry of this.entries.values())
+      out[entry.name] = {
+        chainId: entry.chainId,
+        ...(await Promise.resolve(entry.health()).catch((error: Error) => ({
+          height: 0,
+          lastBlockAt: null,
+          pending: 0,
+          unreachable: error.message,
+        }))),
+      };
     return out;
   }
 
@@ -248,9 +330,13 @@ export class ChainRegistry {
   ): Promise<string> {
     const run = async () => {
       const entry = await this.opened(name);
-      return signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
+      const hash = await signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
+      // On a node by URL, as on the embedded engine: resolved once in a block and in the index.
+      if (entry.follower) await entry.follower.through(Number((await this.receipt(name, hash)).blockNumber));
+      return hash;
     };
-    const queue = `${name}:${privateKey}`;
+    // One sender's nonces are per chain: chains that share a node share its nonces, so they share a queue.
+    const queue = `${this.entries.get(name)?.nodeUrl ?? name}:${privateKey}`;
     const result = (this.sending.get(queue) ?? Promise.resolve()).then(run, run);
     this.sending.set(
       queue,
@@ -294,6 +380,12 @@ export class ChainRegistry {
 
 /** A deployed contract. */
 export type Deployed = { address: string; txHash: string; blockNumber: number; gasUsed: string };
+
+/** The address of a private key (hex). */
+async function addressOf(key: string): Promise<string> {
+  const { privateToAddress } = await import("@ethereumjs/util");
+  return `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
+}
 
 const infoOf = (e: Entry): ChainInfo => ({
   name: e.name,

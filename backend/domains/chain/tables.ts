@@ -25,6 +25,8 @@ export const chains = pgTable("chains", {
   treasuryKeySealed: text("treasury_key_sealed").notNull(),
   /** Wei given to the treasury at genesis (decimal). */
   treasuryWei: text("treasury_wei").notNull(),
+  /** With CHAIN_NODES: the address of the node that serves it (docs/decisions/094); null on the embedded engine. */
+  nodeUrl: text("node_url"),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 

@@ -75,8 +75,21 @@ export function isFinalAttempt(attempts: number): boolean {
   return attempts >= CROSS_DELIVERY_ATTEMPTS;
 }
 
-/** A chain's error as one short line: the revert reason when it carries one ("execution reverted: x" → "x"). */
+/** The text of an ABI-encoded `Error(string)` (a revert's data: 0x08c379a0, offset, length, bytes), if it is one. */
+function revertText(data: unknown): string | undefined {
+  if (typeof data !== "string" || !/^0x08c379a0([0-9a-fA-F]{64}){2}/.test(data)) return undefined;
+  const length = Number.parseInt(data.slice(74, 138), 16);
+  const bytes = data.slice(138, 138 + length * 2);
+  return bytes.length === length * 2 ? Buffer.from(bytes, "hex").toString("utf8") : undefined;
+}
+
+/**
+ * A chain's error as one short line: the revert reason when it carries one, from the revert's data (every node
+ * sends it) or its message ("execution reverted: x", Hardhat's "reverted with reason string 'x'" → "x").
+ */
 export function reasonOf(error: unknown): string {
+  const decoded = typeof error === "object" && error && "data" in error ? revertText(error.data) : undefined;
+  if (decoded) return decoded.slice(0, 500);
   const message =
     error instanceof Error
       ? error.message
@@ -84,6 +97,8 @@ export function reasonOf(error: unknown): string {
         ? String((error as { message: unknown }).message)
         : String(error);
   const line = message.split("\n")[0] ?? "";
+  const hardhat = /reverted with reason string '(.*)'/.exec(line);
+  if (hardhat?.[1]) return hardhat[1].slice(0, 500);
   const reverted = /execution reverted(?::\s*(.*))?/.exec(line);
   if (reverted) return (reverted[1]?.trim() || "the target reverted without a reason").slice(0, 500);
   return line.slice(0, 500) || "unknown error";

@@ -350,6 +350,8 @@ export const testNetworkStatus = (_input: Payload<"/sys/ops/testNetwork/status">
  * and every deployed or deploying test service moves to 20 "to re-deploy", its contract gone with the old state.
  */
 export async function resetTestNetwork(_input: Payload<"/sys/ops/testNetwork/reset">, ctx: Ctx) {
+  // A node by URL keeps its state: a new generation there would be the same chain under another name.
+  if (chain.api.external(ctx.deps)) throw new ApiError(Msg.TEST_NETWORK_EXTERNAL);
   const now = ctx.deps.now();
   const next = (await currentNetwork(ctx.deps.db)).generation + 1;
   await chain.api.createChain(ctx.deps, { name: chainNameOf(next), purpose: "test" });

@@ -1,0 +1,1 @@
+ALTER TABLE "chains" ADD COLUMN "node_url" text;
