@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { BOTH_STAGES, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
+import { BOTH_STAGES, CHAIN_NODE_SUITES, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
 import { embeddedOnly } from "../../scripts/embedded-only-tests.mjs";
 
 /** The PostgreSQL stage skips the backend files that never reach PostgreSQL (docs/decisions/082). */
@@ -51,8 +51,16 @@ describe("the backend files each stage skips", () => {
     expect(stageExcludes("pglite").filter((f) => postgres.has(f))).toEqual([]);
   });
 
-  it("on PostgreSQL: the files that never reach it", () => {
-    expect(stageExcludes("postgres")).toEqual(embeddedOnly());
+  it("on PostgreSQL: the files that never reach it, and the chain suites (they run there on the chain nodes)", () => {
+    expect(stageExcludes("postgres")).toEqual([...new Set([...embeddedOnly(), ...CHAIN_NODE_SUITES])].sort());
+  });
+
+  it("the chain suites run on the chain nodes and in the PGlite stage (the embedded engine), each once", () => {
+    expect(stageExcludes("chain-nodes")).toEqual(CHAIN_NODE_SUITES);
+    for (const file of CHAIN_NODE_SUITES) {
+      expect(existsSync(file), file).toBe(true);
+      expect(stageExcludes("pglite")).not.toContain(file);
+    }
   });
 
   it("names files that exist", () => {
