@@ -71,6 +71,10 @@ export async function checkUndecidedContrast(page: Page, targets: string[]): Pro
   if (targets.length === 0) return [];
   const measured = await page.evaluate(
     ({ targets, hideId }) => {
+      // At the top of the page, where sticky and fixed bars (the console's top bar) sit in their own place: a full
+      // page screenshot paints them where the current scroll puts them, over whatever text is there.
+      const scrolled = { x: window.scrollX, y: window.scrollY };
+      window.scrollTo({ left: 0, top: 0, behavior: "instant" });
       const parse = (css: string): [number, number, number, number] | null => {
         const m = css.match(/rgba?\(([^)]+)\)/);
         if (!m) return null;
@@ -127,7 +131,7 @@ export async function checkUndecidedContrast(page: Page, targets: string[]): Pro
         " text-shadow: none !important; caret-color: transparent !important; text-decoration-color: transparent !important; }" +
         " text, tspan { fill: transparent !important; stroke: transparent !important; }";
       document.head.append(hide);
-      return { out, scale: window.devicePixelRatio };
+      return { out, scale: window.devicePixelRatio, scrolled };
     },
     { targets, hideId: HIDE_TEXT_ID },
   );
@@ -135,7 +139,15 @@ export async function checkUndecidedContrast(page: Page, targets: string[]): Pro
   try {
     shot = await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
   } finally {
-    await page.evaluate((hideId) => document.getElementById(hideId)?.remove(), HIDE_TEXT_ID).catch(() => undefined);
+    await page
+      .evaluate(
+        ({ hideId, scrolled }) => {
+          document.getElementById(hideId)?.remove();
+          window.scrollTo({ left: scrolled.x, top: scrolled.y, behavior: "instant" });
+        },
+        { hideId: HIDE_TEXT_ID, scrolled: measured.scrolled },
+      )
+      .catch(() => undefined);
   }
   const png = PNG.sync.read(shot);
   const findings: ContrastFinding[] = [];
