@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { billSubject, billCycleLabel, billTypeLabel, utc8Day } from "#app/lib/bills.ts";
 import { billFilterFromQuery } from "#app/lib/bills.server.ts";
-import { csvNumber, toCsv } from "#app/lib/csv.server.ts";
+import { csvNumber, csvResponse } from "#app/lib/csv.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { fixedT } from "#app/lib/i18n.server.ts";
 
@@ -35,33 +35,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
     "refund",
     "invoiceState",
   ] as const;
-  const csv = toCsv([
-    columns.map((c) => t(`csv.${c}`)),
-    ...data.rows.map((b) => [
-      b.billNo,
-      billSubject(t, b),
-      billTypeLabel(t, b.billType),
-      t(`payStates.${b.payState}`, { defaultValue: String(b.payState) }),
-      t(`payModes.${b.payMode}`, { defaultValue: String(b.payMode) }),
-      billCycleLabel(t, b),
-      formatDate(b.createdAt, lang, true),
-      formatDate(b.deadline, lang, true),
-      formatDate(b.paidAt, lang, true),
-      usd(b.totalCents),
-      usd(b.payCents),
-      usd(b.refundCents),
-      t(`invoiceStates.${b.invoiceState}`, { defaultValue: String(b.invoiceState) }),
-    ]),
-  ]);
-  const fileName = `${t("csv.fileName")}-${utc8Day(new Date())}.csv`;
-  // A byte order mark, so spreadsheet programs read the UTF-8 (Chinese headers and names) correctly.
-  return new Response(`\uFEFF${csv}`, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="bills-${utc8Day(new Date())}.csv"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
-      "Cache-Control": "no-store",
-      "X-Total-Count": String(data.total),
-      "X-Truncated": data.truncated ? "1" : "0",
+  const day = utc8Day(new Date());
+  return csvResponse(
+    [
+      columns.map((c) => t(`csv.${c}`)),
+      ...data.rows.map((b) => [
+        b.billNo,
+        billSubject(t, b),
+        billTypeLabel(t, b.billType),
+        t(`payStates.${b.payState}`, { defaultValue: String(b.payState) }),
+        t(`payModes.${b.payMode}`, { defaultValue: String(b.payMode) }),
+        billCycleLabel(t, b),
+        formatDate(b.createdAt, lang, true),
+        formatDate(b.deadline, lang, true),
+        formatDate(b.paidAt, lang, true),
+        usd(b.totalCents),
+        usd(b.payCents),
+        usd(b.refundCents),
+        t(`invoiceStates.${b.invoiceState}`, { defaultValue: String(b.invoiceState) }),
+      ]),
+    ],
+    {
+      asciiName: "bills",
+      localName: t("csv.fileName"),
+      day,
+      total: data.total,
+      truncated: data.truncated,
     },
-  });
+  );
 }
