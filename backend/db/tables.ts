@@ -359,3 +359,21 @@ export const searchTerms = pgTable(
     index("search_terms_term_idx").on(t.kind, t.term),
   ],
 );
+
+/* ------------------------------------------------------------------------------------------------
+ * Engine leases (issue 32, docs/decisions/095): one row per embedded engine (`chain`, …) that several portal
+ * processes on one database could run. The holder runs it and answers the others' calls at `address`; the
+ * lease ends at `expiresAt` (the database's clock) unless the holder renews it. `epoch` grows by one at each
+ * change of holder, so a call or a write can say which holder it was meant for.
+ * ---------------------------------------------------------------------------------------------- */
+export const engineLeases = pgTable("engine_leases", {
+  engine: text("engine").primaryKey(),
+  /** The process holding it: "<host>:<pid>:<random id of that start>". */
+  holder: text("holder").notNull(),
+  /** Where the holder answers forwarded calls (an http(s) URL the other processes reach). */
+  address: text("address").notNull(),
+  epoch: integer("epoch").notNull().default(1),
+  acquiredAt: ts("acquired_at").notNull().defaultNow(),
+  renewedAt: ts("renewed_at").notNull().defaultNow(),
+  expiresAt: ts("expires_at").notNull(),
+});
