@@ -111,6 +111,20 @@ const schema = z
     BSN_CLUSTER_ROLE: z.enum(["owner", "peer"]).optional(),
     /** Set by the cluster's primary: the unix socket on which the owner serves the embedded engines to the peers. */
     BSN_ENGINES_SOCKET: z.string().min(1).optional(),
+    /**
+     * With DATABASE_URL, where this process answers the embedded engines' calls forwarded by the other portal
+     * processes when it holds an engine's lease (docs/decisions/095): host:port, port 0 for a free one.
+     */
+    ENGINE_LISTEN: z
+      .string()
+      .regex(/^[^\s:]+:\d{1,5}$/, "host:port, e.g. 0.0.0.0:7070 (port 0: a free one)")
+      .default("127.0.0.1:0"),
+    /** How the other portal processes reach ENGINE_LISTEN (http(s)://host:port); default http://ENGINE_LISTEN. */
+    ENGINE_URL: z
+      .string()
+      .url()
+      .regex(/^https?:\/\/[^/?#]+\/?$/, "an http:// or https:// address: http://10.0.0.5:7070")
+      .optional(),
   })
   .superRefine((env, ctx) => {
     const production = env.NODE_ENV === "production";
@@ -312,6 +326,11 @@ export type BackendEnv = {
    * holds DATA_DIR's lock and runs the chains) or a "peer" reaching them on the owner's socket. Null: alone.
    */
   cluster: { role: "owner" | "peer"; enginesSocket: string } | null;
+  /**
+   * With DATABASE_URL: where this process listens for forwarded engine calls, and the address it publishes in an
+   * engine's lease for the others (docs/decisions/095); null on the embedded database (one process).
+   */
+  engineLink: { host: string; port: number; url: string | null } | null;
 };
 
 export function readBackendEnv(source: Record<string, string | undefined> = process.env): BackendEnv {
@@ -360,6 +379,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
     cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,
+    engineLink: env.DATABASE_URL ? engineLinkOf(env.ENGINE_LISTEN, env.ENGINE_URL) : null,
     paymentProvider,
     testMode: paymentProvider === "sandbox",
     stripe:
@@ -368,6 +388,12 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
         : null,
     paymentMethods: providerMethodsOf(env.STRIPE_PAYMENT_METHODS, paymentProvider),
   };
+}
+
+/** ENGINE_LISTEN and ENGINE_URL as validated above. */
+function engineLinkOf(listen: string, url: string | undefined): NonNullable<BackendEnv["engineLink"]> {
+  const at = listen.lastIndexOf(":");
+  return { host: listen.slice(0, at), port: Number(listen.slice(at + 1)), url: url ? url.replace(/\/+$/, "") : null };
 }
 
 /** STRIPE_PAYMENT_METHODS as validated above, else the provider's default (docs/decisions/072). */

@@ -1,4 +1,4 @@
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
 import type { WorkerClient } from "#backend/kit/worker.ts";
 import {
   RPC,
@@ -53,6 +53,8 @@ export class EmbeddedChain implements ChainNode {
     private readonly worker: WorkerClient,
     private readonly db: Db,
     private readonly now: () => Date,
+    /** With several processes on one database: throws unless this one still holds the chains' lease (docs/decisions/095). */
+    private readonly fence?: (tx: Tx) => Promise<void>,
   ) {}
 
   /** Opens the chain in the worker and brings it to the recorded log (removes unrecorded blocks, replays lost ones). */
@@ -109,7 +111,7 @@ export class EmbeddedChain implements ChainNode {
           );
           if (result.block) {
             try {
-              await recordBlock(this.db, this.spec.chainId, result.block);
+              await recordBlock(this.db, this.spec.chainId, result.block, this.fence);
             } catch (error) {
               // Not recorded, so not accepted: the engine forgets the block.
               await this.worker.call("rollbackTo", this.spec.name, result.block.number - 1);

@@ -172,7 +172,13 @@ export default defineDomain({
     await stopCompiler();
   },
   async health(deps) {
-    return { chains: await registryOf(deps).health(), dedicated: provisionerOf(deps).health() };
+    const registry = registryOf(deps);
+    // With several processes on one database: which one runs the chains, where, since which change of holder.
+    return {
+      chains: await registry.health(),
+      holder: await registry.holder(),
+      dedicated: provisionerOf(deps).health(),
+    };
   },
   endpoints: [testRpc, dedicatedGateway],
   api: {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, lte, type SQL } from "drizzle-orm";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
 import { quantity } from "./hex.ts";
 import type { RecordedBlock, SealedBlock } from "./engine/types.ts";
 import { chainBlocks, chainLogs, chainTxs } from "./tables.ts";
@@ -9,8 +9,15 @@ import { chainBlocks, chainLogs, chainTxs } from "./tables.ts";
  * transactions, receipts and logs, written in one database transaction before anything is acknowledged.
  */
 
-export async function recordBlock(db: Db, chainId: number, block: SealedBlock): Promise<void> {
+export async function recordBlock(
+  db: Db,
+  chainId: number,
+  block: SealedBlock,
+  /** Throws unless this process still runs the chain (its lease, docs/decisions/095); nothing is recorded then. */
+  fence?: (tx: Tx) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (tx) => {
+    await fence?.(tx);
     await tx.insert(chainBlocks).values({
       chainId,
       number: block.number,

@@ -4,8 +4,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
 import { openWith, sealWith } from "#backend/kit/sealed.ts";
 import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
-import { callEngine, serveEngine, waitForEngine } from "#backend/kit/engine-socket.ts";
-import type { Server } from "node:http";
+import { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { EmbeddedChain } from "./embedded.ts";
 import { RPC, RpcError } from "./hex.ts";
 import { namedNode, poolNodes, type ChainNodeConfig } from "#backend/kit/chain-nodes.ts";
@@ -15,6 +14,17 @@ import type { ChainNode, RpcCall } from "./rpc.ts";
 import { chains } from "./tables.ts";
 import { DEDICATED, NAME, TREASURY_KEYS, TREASURY_WEI, insertWithNextChainId, type ChainInfo } from "./chain-ids.ts";
 import { signAndSend } from "./sign.ts";
+import {
+  addressOf,
+  answerPeer,
+  deployOn,
+  forwardTo,
+  forwardedNode,
+  receiptOf,
+  type Deployed,
+} from "./registry-calls.ts";
+
+export type { Deployed } from "./registry-calls.ts";
 
 /**
  * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
@@ -53,22 +63,42 @@ export class ChainRegistry {
   /** Per chain and sender, its transactions one after another (each takes the next nonce). */
   private readonly sending = new Map<string, Promise<unknown>>();
   /**
-   * In a cluster (docs/decisions/031) the embedded chains have one writer, the owner process, which serves
-   * them to the peers on its engine socket; a peer sends every call there. Null: this process runs them.
+   * With several portal processes on one database (DATABASE_URL: a cluster's workers, or processes started
+   * separately on one or several hosts), the embedded chains have one writer: the holder of the `chain` engine's
+   * lease, which answers the others' calls; a "peer" forwards every call there (docs/decisions/031, 095). Any
+   * process may become the holder, or stop being it. "alone": on the embedded database, or on nodes by URL.
    */
-  private readonly role: "owner" | "peer" | null;
-  private socket: Server | undefined;
+  private mode: "alone" | "owner" | "peer" = "alone";
+  private ownership: EngineOwnership | null = null;
   /** With CHAIN_NODES: each configured node by its address. */
   private readonly remotes = new Map<string, Remote>();
 
-  constructor(private readonly deps: Deps) {
-    this.role = deps.env.chain.kind === "embedded" ? (deps.env.cluster?.role ?? null) : null;
+  constructor(private readonly deps: Deps) {}
+
+  private get peer(): boolean {
+    return this.mode === "peer";
   }
 
-  /** Opens every recorded chain, creating the default ones the first time; an owner then serves the peers. */
+  /**
+   * Opens every recorded chain, creating the default ones the first time. With DATABASE_URL, this process first
+   * takes the chains' lease if it is free (then it runs them) or waits for its holder (then it forwards to it).
+   */
   async start(): Promise<void> {
-    if (this.role === "peer") await waitForEngine(this.deps.env, "chain", "/health");
     const chain = this.deps.env.chain;
+    if (chain.kind === "embedded" && this.deps.env.engineLink) {
+      this.ownership = new EngineOwnership(
+        this.deps,
+        "chain",
+        {
+          becomeOwner: () => this.reopen("owner"),
+          becomePeer: () => this.reopen("peer"),
+          answer: (path, body) => answerPeer(this, path, body),
+        },
+        // A cluster's peer worker keeps nothing under DATA_DIR (docs/decisions/031): it never runs the chains.
+        this.deps.env.cluster?.role !== "peer",
+      );
+      return this.ownership.start();
+    }
     if (chain.kind === "nodes")
       for (const config of chain.nodes) {
         const node = remoteNode(config.url);
@@ -76,33 +106,44 @@ export class ChainRegistry {
         this.remotes.set(config.url, { config, node, follower });
         follower.start();
       }
+    await this.openAll();
+  }
+
+  private async openAll(): Promise<void> {
     for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id)))
       if (row.purpose !== DEDICATED) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
-    if (this.role === "owner")
-      this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
   }
 
-  /** The owner's answers to the peers: /health, /rpc/<chain> (one call), /create, /fund. */
-  private async answerPeer(path: string, body: unknown): Promise<unknown> {
-    const input = (body ?? {}) as Record<string, string>;
-    if (path === "/health") return this.health();
-    if (path.startsWith("/rpc/"))
-      return { result: (await this.request(decodeURIComponent(path.slice(5)), body as RpcCall)) ?? null };
-    if (path === "/create") return this.createChain({ name: String(input.name), purpose: String(input.purpose) });
-    if (path === "/fund")
-      return { hash: await this.fund(String(input.name), String(input.address), BigInt(input.wei ?? "0")) };
-    throw new Error(`no engine call ${path}`);
+  /* A change of holder: as the holder, opens every chain here (each replays the database's log beyond its own state,
+     docs/decisions/025); as a peer, stops the engine. Entries are replaced one by one; calls meanwhile are forwarded. */
+  private async reopen(mode: "owner" | "peer"): Promise<void> {
+    this.mode = mode;
+    if (mode === "peer") await this.stopEngine();
+    await this.openAll();
   }
+
+  private async stopEngine(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) {
+      await worker.call("closeAll").catch(() => undefined);
+      await worker.close();
+    }
+  }
+
+  private forward<T>(path: string, body: unknown, resendable: boolean): Promise<T> {
+    return forwardTo<T>(this.ownership!, path, body, resendable);
+  }
+
+  /** Who runs the chains (/healthz): the lease's holder, its address and epoch; null when this process is alone. */
+  readonly holder = () => this.ownership?.holder() ?? Promise.resolve(null);
 
   async close(): Promise<void> {
-    await new Promise((resolve) => (this.socket ? this.socket.close(resolve) : resolve(undefined)));
-    this.socket = undefined;
-    if (this.worker) {
-      await this.worker.call("closeAll").catch(() => undefined);
-      await this.worker.close();
-    }
-    this.worker = undefined;
+    await this.ownership?.stop();
+    await this.stopEngine();
+    // Closed, so nothing more is sealed here: the next holder may take over at once.
+    await this.ownership?.release();
     this.entries.clear();
     for (const remote of this.remotes.values()) await remote.follower.stop();
     this.remotes.clear();
@@ -143,14 +184,10 @@ export class ChainRegistry {
       : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
     const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
     let entry: Entry;
-    if (this.role === "peer") {
-      const env = this.deps.env;
-      const node: ChainNode = {
-        request: async (call) =>
-          (await callEngine<{ result: unknown }>(env, "chain", `/rpc/${encodeURIComponent(row.name)}`, call)).result,
-      };
+    if (this.peer) {
+      const node = this.forwarded(row.name);
       const health = async () =>
-        (await callEngine<Record<string, ChainHealth>>(env, "chain", "/health"))[row.name] ?? {
+        (await this.forward<Record<string, ChainHealth>>("/health", null, true))[row.name] ?? {
           height: 0,
           lastBlockAt: null,
           pending: 0,
@@ -185,6 +222,7 @@ export class ChainRegistry {
         this.engine(),
         this.deps.db,
         this.deps.now,
+        this.ownership ? (tx) => this.ownership!.fence(tx) : undefined,
       );
       const { removed, replayed } = await embedded.open();
       if (removed || replayed)
@@ -203,9 +241,9 @@ export class ChainRegistry {
     if (input.purpose === DEDICATED) throw new Error("a dedicated network's chain is made by its provisioner");
     const existing = this.entries.get(input.name);
     if (existing) return infoOf(existing);
-    if (this.role === "peer") {
-      // The owner creates and opens it; this process then sends its calls there.
-      await callEngine(this.deps.env, "chain", "/create", input);
+    if (this.peer) {
+      // The holder creates and opens it; this process then sends its calls there.
+      await this.forward("/create", input, true);
       const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, input.name));
       return infoOf(this.entries.get(input.name) ?? (await this.open(recorded!)));
     }
@@ -243,7 +281,7 @@ export class ChainRegistry {
 
   /** The chain's entry; a peer opens a chain another process created after this one started (the owner runs it). */
   private async opened(name: string): Promise<Entry> {
-    if (this.role === "peer" && !this.entries.has(name)) {
+    if (this.peer && !this.entries.has(name)) {
       const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, name));
       if (recorded && recorded.purpose !== DEDICATED) return this.open(recorded);
     }
@@ -274,14 +312,13 @@ export class ChainRegistry {
   }
 
   node(name: string): ChainNode {
-    // A peer sends a chain it has not opened (created since it started) to the owner, which knows it or refuses.
-    if (this.role === "peer" && !this.entries.has(name))
-      return {
-        request: async (call) =>
-          (await callEngine<{ result: unknown }>(this.deps.env, "chain", `/rpc/${encodeURIComponent(name)}`, call))
-            .result,
-      };
+    // A peer sends a chain it has not opened (created since it started) to the holder, which knows it or refuses.
+    if (this.peer && !this.entries.has(name)) return this.forwarded(name);
     return this.entry(name).node;
+  }
+
+  private forwarded(name: string): ChainNode {
+    return forwardedNode(this.ownership!, name);
   }
 
   /** Each chain's height; a chain whose node does not answer says so (`unreachable`), the others are still shown. */
@@ -307,11 +344,9 @@ export class ChainRegistry {
   fund(name: string, address: string, wei: bigint): Promise<string> {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
     if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
-    // One writer takes the treasury's nonces: a peer asks the owner.
-    if (this.role === "peer")
-      return callEngine<{ hash: string }>(this.deps.env, "chain", "/fund", { name, address, wei: wei.toString() }).then(
-        (r) => r.hash,
-      );
+    // One writer takes the treasury's nonces: a peer asks the holder.
+    if (this.peer)
+      return this.forward<{ hash: string }>("/fund", { name, address, wei: wei.toString() }, false).then((r) => r.hash);
     return this.send(name, this.entry(name).treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
   }
 
@@ -345,46 +380,14 @@ export class ChainRegistry {
     return result;
   }
 
-  /**
-   * Deploys a contract's creation bytecode (with its encoded constructor arguments appended) from the account of
-   * `privateKey`: its address, transaction and block once mined, or throws with the chain's reason.
-   */
-  async deploy(name: string, privateKey: string, bytecode: string): Promise<Deployed> {
-    if (!/^0x([0-9a-fA-F]{2})+$/.test(bytecode)) throw new RpcError(RPC.INVALID_PARAMS, "the bytecode is not hex");
-    const txHash = await this.send(name, privateKey, { data: bytecode });
-    const receipt = await this.receipt(name, txHash);
-    if (receipt.status !== "0x1" || !receipt.contractAddress)
-      throw new RpcError(RPC.INTERNAL, `the contract creation ${txHash} was reverted`);
-    return {
-      address: receipt.contractAddress,
-      txHash,
-      blockNumber: Number(receipt.blockNumber),
-      gasUsed: BigInt(receipt.gasUsed).toString(),
-    };
+  /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block, or the chain's reason. */
+  deploy(name: string, privateKey: string, bytecode: string): Promise<Deployed> {
+    return deployOn(this, name, privateKey, bytecode);
   }
 
-  /** A transaction's receipt: at once on the embedded engine (answered once recorded), polled on a remote node. */
-  private async receipt(
-    name: string,
-    hash: string,
-  ): Promise<{ status: string; contractAddress: string | null; blockNumber: string; gasUsed: string }> {
-    for (let attempt = 0; attempt < 120; attempt++) {
-      const receipt = await this.request(name, { method: "eth_getTransactionReceipt", params: [hash] });
-      if (receipt)
-        return receipt as { status: string; contractAddress: string | null; blockNumber: string; gasUsed: string };
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new RpcError(RPC.INTERNAL, `no receipt for ${hash} after 60 seconds`);
+  private receipt(name: string, hash: string) {
+    return receiptOf(this, name, hash);
   }
-}
-
-/** A deployed contract. */
-export type Deployed = { address: string; txHash: string; blockNumber: number; gasUsed: string };
-
-/** The address of a private key (hex). */
-async function addressOf(key: string): Promise<string> {
-  const { privateToAddress } = await import("@ethereumjs/util");
-  return `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
 }
 
 const infoOf = (e: Entry): ChainInfo => ({

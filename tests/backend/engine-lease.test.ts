@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "#backend/db/client.ts";
+import { readBackendEnv } from "#backend/env.ts";
+import { EngineLease, NotLeaseHolderError } from "#backend/kit/engine-lease.ts";
+import {
+  EngineUnreachableError,
+  NotEngineHolderError,
+  callLinked,
+  linkKeys,
+  signedHeaders,
+  startEngineLink,
+  type EngineLinkServer,
+} from "#backend/kit/engine-link.ts";
+import { ownDatabase } from "./in-process.ts";
+
+/**
+ * The engine lease and link (issue 32 item 3, docs/decisions/095): one holder per engine among processes on one
+ * database, a takeover once the holder stops renewing, a handover at a graceful stop, writes fenced by the lease,
+ * and calls between processes signed, in time and never replayed. On the run's PostgreSQL (a database of its own)
+ * or on PGlite.
+ */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("the engine lease", () => {
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), "bsn-lease-"));
+    const url = await ownDatabase(process.env.DATABASE_URL);
+    database = await openDatabase(readBackendEnv({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir }));
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const fast = { ttlMs: 600, renewMs: 150, pollMs: 100 };
+
+  it("one holder at a time; the other takes it over once the holder stops renewing, with the next epoch", async () => {
+    const a = new EngineLease(database.db, "t1", "http://a", fast, "a");
+    const b = new EngineLease(database.db, "t1", "http://b", fast, "b");
+    expect(await a.tryAcquire()).toBe(true);
+    expect(await b.tryAcquire()).toBe(false);
+    expect(await b.current()).toMatchObject({ holder: "a", address: "http://a", epoch: 1 });
+    a.start();
+    await sleep(1_000);
+    // Renewed: still a's, well past one ttl.
+    expect(await b.tryAcquire()).toBe(false);
+    expect(a.holding).toBe(true);
+    // a stops renewing (as if killed): b has it once the ttl has passed since a's last renewal.
+    await a.stop();
+    let taken = false;
+    const stopped = performance.now();
+    while (!taken && performance.now() - stopped < 3_000) {
+      taken = await b.tryAcquire();
+      if (!taken) await sleep(50);
+    }
+    expect(taken).toBe(true);
+    expect(performance.now() - stopped).toBeLessThan(fast.ttlMs + 500);
+    expect(await a.current()).toMatchObject({ holder: "b", address: "http://b", epoch: 2 });
+  });
+
+  it("a holder whose lease was taken learns it at its next renewal and its hook runs; its fenced writes fail", async () => {
+    let lost = 0;
+    const a = new EngineLease(database.db, "t2", "http://a", { ...fast, onLost: async () => void lost++ }, "a");
+    expect(await a.tryAcquire()).toBe(true);
+    await database.db.transaction((tx) => a.fence(tx));
+    // Taken behind its back (its end moved into the past, as if a's clock had stalled past the ttl).
+    await database.db.execute(
+      sql`UPDATE engine_leases SET expires_at = now() - interval '1 second' WHERE engine = 't2'`,
+    );
+    const b = new EngineLease(database.db, "t2", "http://b", fast, "b");
+    expect(await b.tryAcquire()).toBe(true);
+    await expect(database.db.transaction((tx) => a.fence(tx))).rejects.toBeInstanceOf(NotLeaseHolderError);
+    a.start();
+    await sleep(400);
+    expect(lost).toBe(1);
+    expect(a.holding).toBe(false);
+    await a.stop();
+  });
+
+  it("a graceful stop hands it over at once; a taker that was waiting gets it at its next poll", async () => {
+    let acquired = 0;
+    const a = new EngineLease(database.db, "t3", "http://a", { ttlMs: 60_000 }, "a");
+    const b = new EngineLease(database.db, "t3", "http://b", { ...fast, onAcquired: async () => void acquired++ }, "b");
+    expect(await a.tryAcquire()).toBe(true);
+    b.start();
+    await sleep(300);
+    expect(acquired).toBe(0);
+    await a.release();
+    await sleep(400);
+    expect(acquired).toBe(1);
+    expect(b.holding).toBe(true);
+    await b.stop();
+    await b.release();
+    expect(await b.current()).toBeNull();
+  });
+});
+
+describe("the engine link", () => {
+  const keys = linkKeys(["secret-now", "secret-before"]);
+  let link: EngineLinkServer;
+  let address: string;
+  beforeAll(async () => {
+    link = await startEngineLink(keys, "127.0.0.1", 0);
+    address = `http://127.0.0.1:${link.port}`;
+    link.serve("demo", async (p, body) => {
+      if (p === "/fail") throw Object.assign(new Error("reverted"), { code: -32000, data: "0x08c379a0" });
+      return { path: p, body };
+    });
+  });
+  afterAll(() => link.close());
+
+  const raw = (p: string, body: string, headers: Record<string, string>) =>
+    fetch(`${address}${p}`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body });
+
+  it("answers a signed call with the engine's answer, and its error with code and data", async () => {
+    expect(await callLinked(keys, address, "demo", "/echo", { a: 1 })).toEqual({ path: "/echo", body: { a: 1 } });
+    const failed = await callLinked(keys, address, "demo", "/fail").catch((e: unknown) => e);
+    expect(failed).toMatchObject({ message: "reverted", code: -32000, data: "0x08c379a0" });
+  });
+
+  it("takes a call signed with an older secret of the deployment (rotation), and refuses another key's", async () => {
+    expect(await callLinked([keys[1]!], address, "demo", "/echo", 2)).toMatchObject({ body: 2 });
+    const other = await callLinked(linkKeys(["not-ours"]), address, "demo", "/echo", 2).catch((e: Error) => e);
+    expect(String(other)).toContain("bad signature");
+  });
+
+  it("refuses an unsigned call, a replayed one, one outside 30 s, and one whose body was changed", async () => {
+    const body = JSON.stringify({ to: "x" });
+    expect((await raw("/demo/echo", body, {})).status).toBe(401);
+    const headers = signedHeaders(keys[0]!, "/demo/echo", Buffer.from(body));
+    expect((await raw("/demo/echo", body, headers)).status).toBe(200);
+    const again = await raw("/demo/echo", body, headers);
+    expect([again.status, await again.text()]).toEqual([401, expect.stringContaining("replayed")]);
+    const old = signedHeaders(keys[0]!, "/demo/echo", Buffer.from(body), Date.now() - 31_000);
+    expect(await (await raw("/demo/echo", body, old)).text()).toContain("outside the replay window");
+    const changed = signedHeaders(keys[0]!, "/demo/echo", Buffer.from(body));
+    expect(await (await raw("/demo/echo", JSON.stringify({ to: "y" }), changed)).text()).toContain("bad signature");
+  });
+
+  it("an engine this process does not run is 409 (look for the holder again); a closed port is not sent", async () => {
+    expect(await callLinked(keys, address, "other", "/x").catch((e: unknown) => e)).toBeInstanceOf(
+      NotEngineHolderError,
+    );
+    const closed = await startEngineLink(keys, "127.0.0.1", 0);
+    const port = closed.port;
+    await closed.close();
+    const refused = await callLinked(keys, `http://127.0.0.1:${port}`, "demo", "/x").catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(EngineUnreachableError);
+    expect((refused as EngineUnreachableError).sent).toBe(false);
+  });
+});
