@@ -209,17 +209,21 @@ describe.skipIf(!RUN).each(stores)(
       const cut = `${dir}-cut`;
       cpSync(dir, cut, { recursive: true });
 
+      // The portal of that DATA_DIR started on the shared database: its engine copies the folder in at start.
+      const upgraded = await openVueapi("ipfs-shared-disk", { ...env, DATA_DIR: path.dirname(dir) });
+      try {
+        const copyOnce = ipfs.api.engine(upgraded.services) as EmbeddedIpfs;
+        expect(copyOnce.copied).toMatchObject({ blocks: diskBlocks, pins: 2, skipped: 0 });
+        expect(existsSync(dir)).toBe(false);
+        expect(existsSync(copyOnce.copied!.movedTo)).toBe(true);
+        expect(await copyOnce.stat(addedA.cid)).toEqual(statA);
+        expect(await copyOnce.pins(addedA.cid)).toBe(2);
+        expect((await all(copyOnce.cat(addedA.cid))).equals(a)).toBe(true);
+        expect((await all(copyOnce.cat(addedB.cid))).equals(b)).toBe(true);
+      } finally {
+        await upgraded.close();
+      }
       const services = second.services;
-      const copyOnce = ipfs.api.embeddedEngine(services, dir);
-      await copyOnce.open();
-      expect(copyOnce.copied).toMatchObject({ blocks: diskBlocks, pins: 2, skipped: 0 });
-      expect(existsSync(dir)).toBe(false);
-      expect(existsSync(copyOnce.copied!.movedTo)).toBe(true);
-      expect(await copyOnce.stat(addedA.cid)).toEqual(statA);
-      expect(await copyOnce.pins(addedA.cid)).toBe(2);
-      expect((await all(copyOnce.cat(addedA.cid))).equals(a)).toBe(true);
-      expect((await all(copyOnce.cat(addedB.cid))).equals(b)).toBe(true);
-      await copyOnce.close();
 
       cpSync(cut, dir, { recursive: true });
       const again = ipfs.api.embeddedEngine(services, dir);

@@ -56,7 +56,7 @@ export class EmbeddedIpfs implements IpfsEngine {
   private readonly shared?: { state: ReturnType<typeof sharedState>; db: Db };
   /** What the copy from disk did at open, if it ran. */
   copied: Copied | null = null;
-  /** Every block on disk: its size. */
+  /** Every block kept: its size. */
   private readonly sizes = new Map<string, number>();
   /** Per block, the pinned roots whose DAG holds it. */
   private readonly refs = new Map<string, number>();
