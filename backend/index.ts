@@ -150,7 +150,11 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
     env,
     mailer: new Mailer(env),
     limits: new Limits(database.db, env.rateLimits, now),
-    files: createFileStore(database.db, blobs),
+    files: createFileStore(
+      database.db,
+      blobs,
+      domains.flatMap((d) => (d.namesBlob ? [d.namesBlob] : [])),
+    ),
     now,
     sessions: new SessionCache(),
     constants: new ConstantData(env.databaseUrl ? CONSTANT_DATA_TTL_MS : Number.POSITIVE_INFINITY),

@@ -9,6 +9,7 @@
 //   the older engine and the one of several processes. A file that opens services in its own process, starts server
 //   processes, or imports a test module that does, runs in both stages (when unsure, both).
 // - BOTH_STAGES keeps a file of that kind in both stages, for a reason given beside it.
+// - POSTGRES_ONLY files skip themselves without DATABASE_URL: the PGlite stage does not even load them.
 // - The chain-facing suites (CHAIN_NODE_SUITES) run on PostgreSQL against real EVM nodes by URL (Hardhat, CHAIN_NODES;
 //   docs/decisions/094) instead of in the PostgreSQL stage, and in the PGlite stage on the embedded engine even when
 //   they only talk over HTTP: each engine is run by each of them once.
@@ -24,6 +25,12 @@ const dir = path.join(root, "tests/backend");
 export const BOTH_STAGES = {
   // Its depth differs by stage on purpose: 25 cases a path on PGlite, 8 on PostgreSQL (its own header).
   "tests/backend/security-fuzz.test.ts": "fuzz depth per stage",
+};
+
+/** Files that only make sense on PostgreSQL (they skip themselves without DATABASE_URL), and why. */
+export const POSTGRES_ONLY = {
+  // A takeover of the embedded IPFS engine by another host reads its state from the shared store (docs/decisions/096).
+  "tests/backend/ipfs-shared.test.ts": "a second host needs a database it can reach",
 };
 
 /**
@@ -71,7 +78,8 @@ export function overHttpOnly() {
 
 export function stageExcludes(stage) {
   if (stage === "postgres") return [...new Set([...embeddedOnly(), ...CHAIN_NODE_SUITES])].sort();
-  if (stage === "pglite") return overHttpOnly().filter((f) => !CHAIN_NODE_SUITES.includes(f));
+  if (stage === "pglite")
+    return [...overHttpOnly(), ...Object.keys(POSTGRES_ONLY)].filter((f) => !CHAIN_NODE_SUITES.includes(f)).sort();
   if (stage === "chain-nodes") return CHAIN_NODE_SUITES;
   throw new Error(`unknown stage "${stage}" (pglite, postgres or chain-nodes)`);
 }

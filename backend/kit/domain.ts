@@ -45,6 +45,11 @@ export type Domain = {
    * names the file `POST /vueapi/download/<kind>` then answers as bytes (docs/decisions/053).
    */
   readonly downloads?: Partial<DownloadHandlers>;
+  /**
+   * Whether a blob of the file store is named by one of its tables (docs/decisions/096: the IPFS engine's blocks):
+   * the blob sweep removes only the blobs no `files` row and no domain names.
+   */
+  readonly namesBlob?: (db: Db, address: string) => Promise<boolean>;
   /** The functions other domains may call. */
   readonly api?: Readonly<Record<string, unknown>>;
   /** Demo records for the demo accounts created just now (only when demo data is asked for). */

@@ -58,16 +58,26 @@ export interface FileStore {
   sweep(q: Db | Tx, before: Date): Promise<number>;
   /** Deletes a stored file that no record names any more (its blob goes with the next blob sweep). */
   remove(q: Db | Tx, id: number): Promise<void>;
-  /** Removes the blobs written before `before` that no row names; answers how many. */
+  /** Removes the blobs written before `before` that no row names (nor a domain's namer); answers how many. */
   sweepBlobs(before: Date): Promise<number>;
 }
 
 const meta = { id: files.id, name: files.name, mime: files.mime, size: files.size };
 
-/** The file store over the `files` table and a blob store. */
-export function createFileStore(db: Db, blobs: BlobStore): FileStore {
-  const named = async (address: string) =>
-    (await db.select({ id: files.id }).from(files).where(eq(files.blob, address)).limit(1)).length > 0;
+/**
+ * The file store over the `files` table and a blob store. `alsoNamed` are the domains' own namers of blobs
+ * (`namesBlob` in defineDomain): a blob one of them names is not swept.
+ */
+export function createFileStore(
+  db: Db,
+  blobs: BlobStore,
+  alsoNamed: readonly ((db: Db, address: string) => Promise<boolean>)[] = [],
+): FileStore {
+  const named = async (address: string) => {
+    if ((await db.select({ id: files.id }).from(files).where(eq(files.blob, address)).limit(1)).length > 0) return true;
+    for (const names of alsoNamed) if (await names(db, address)) return true;
+    return false;
+  };
 
   async function openRow(q: Db | Tx, id: number): Promise<OpenedFile | null> {
     const [row] = await q

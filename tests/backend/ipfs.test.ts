@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import path from "node:path";
 import { unixfs } from "@helia/unixfs";
 import { MemoryBlockstore } from "blockstore-core";
 import { and, eq } from "drizzle-orm";
@@ -8,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { createVueapi } from "#backend/index.ts";
 import ipfs from "#backend/domains/ipfs/index.ts";
-import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
 import { ipfsFiles, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
 import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
@@ -532,10 +530,11 @@ describe("IPFS storage (issue 13)", () => {
     expect(bill.totalCents).toBeGreaterThan(0);
   });
 
-  it.skipIf(REMOTE)("keeps the files across a restart of the engine alone (embedded only: DATA_DIR/ipfs)", async () => {
-    const dir = path.join(service.services.env.dataDir, "ipfs");
-    // A second engine on the same directory (read-only use here) finds the pins and the blocks.
-    const other = new EmbeddedIpfs(dir);
+  it.skipIf(REMOTE)("keeps the files across a restart of the engine alone (embedded only: its own state)", async () => {
+    // A second engine on the same state (read-only use here) finds the pins and the blocks: DATA_DIR/ipfs on the
+    // embedded database, the shared file store and PostgreSQL with DATABASE_URL (docs/decisions/096).
+    const other = ipfs.api.embeddedEngine(service.services);
+    expect(other.stateKind).toBe(service.services.env.databaseUrl ? "shared" : "disk");
     const opened = await other.open();
     expect(opened).toMatchObject({ removed: 0 });
     expect(await other.stat(cid)).toMatchObject({ size: data.length });

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { BOTH_STAGES, CHAIN_NODE_SUITES, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
+import { BOTH_STAGES, CHAIN_NODE_SUITES, POSTGRES_ONLY, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
 import { embeddedOnly } from "../../scripts/embedded-only-tests.mjs";
 
 /** The PostgreSQL stage skips the backend files that never reach PostgreSQL (docs/decisions/082). */
@@ -44,6 +44,15 @@ describe("the backend files each stage skips", () => {
     expect(skipped).not.toContain("tests/backend/security-matrix.test.ts");
     // Kept in both on purpose (its depth differs by stage).
     for (const file of Object.keys(BOTH_STAGES)) expect(skipped).not.toContain(file);
+  });
+
+  it("on PGlite: the files that only make sense on PostgreSQL, which run in the PostgreSQL stage", () => {
+    expect(Object.keys(POSTGRES_ONLY)).toContain("tests/backend/ipfs-shared.test.ts");
+    for (const file of Object.keys(POSTGRES_ONLY)) {
+      expect(existsSync(file), file).toBe(true);
+      expect(stageExcludes("pglite")).toContain(file);
+      expect(stageExcludes("postgres")).not.toContain(file);
+    }
   });
 
   it("no file is skipped by both stages", () => {

@@ -9,7 +9,12 @@ import { CID } from "multiformats/cid";
 import * as raw from "multiformats/codecs/raw";
 import { sha256 } from "multiformats/hashes/sha2";
 import { afterAll, describe, expect, it } from "vitest";
-import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
+import * as dagPb from "@ipld/dag-pb";
+import { importer } from "ipfs-unixfs-importer";
+import { identity } from "multiformats/hashes/identity";
+import { createHash } from "node:crypto";
+import { EmbeddedIpfs, importOptions } from "#backend/domains/ipfs/engine/embedded.ts";
+import { blobAddressOf, UnsupportedHashError } from "#backend/domains/ipfs/engine/shared-state.ts";
 import { PeerIpfs, servePeers } from "#backend/domains/ipfs/engine/peer.ts";
 import { NotPinnedError } from "#backend/domains/ipfs/engine/types.ts";
 
@@ -140,5 +145,37 @@ describe("a cluster peer reaches the owner's engine over its socket", () => {
     expect(await peer.stat(added.cid)).toBeNull();
     await new Promise((r) => server.close(r));
     await engine.close();
+  });
+});
+
+describe("a block's address in the shared blob store (docs/decisions/096)", () => {
+  it("is the SHA-256 of its bytes in hex, for raw leaves and dag-pb nodes alike", async () => {
+    // Every block the importer writes, with its CID as written (the store itself keeps multihashes only).
+    const written: { cid: CID; bytes: Uint8Array }[] = [];
+    const blockstore = new MemoryBlockstore();
+    const recording = {
+      get: blockstore.get.bind(blockstore),
+      has: blockstore.has.bind(blockstore),
+      put: async (cid: CID, bytes: Uint8Array) => {
+        written.push({ cid, bytes });
+        return blockstore.put(cid, bytes);
+      },
+    };
+    for await (const _ of importer(
+      [{ content: chunks(randomBytes(3 * MiB + 12345)) }],
+      recording as any,
+      importOptions(),
+    ));
+    const codecs = new Set<number>();
+    for (const { cid, bytes } of written) {
+      codecs.add(cid.code);
+      expect(blobAddressOf(cid)).toBe(createHash("sha256").update(bytes).digest("hex"));
+    }
+    expect([...codecs].sort()).toEqual([raw.code, dagPb.code].sort());
+  });
+
+  it("is refused for any other hash", async () => {
+    const bytes = randomBytes(10);
+    expect(() => blobAddressOf(CID.createV1(raw.code, identity.digest(bytes)))).toThrow(UnsupportedHashError);
   });
 });

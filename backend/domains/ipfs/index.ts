@@ -25,7 +25,7 @@ import {
   upgradeOptions,
   upgradesWaiting,
 } from "./upgrades.ts";
-import { engineHealth, engineOf, startEngine, stopEngine } from "./node.ts";
+import { embeddedEngine, engineHealth, engineOf, namesBlob, startEngine, stopEngine } from "./node.ts";
 import type { Deps } from "#backend/deps.ts";
 import { readPinned, runningServicesOf, storeOnService } from "./files-api.ts";
 import { ipfsJobs } from "./jobs.ts";
@@ -67,10 +67,14 @@ export default defineDomain({
     await stopEngine(deps);
   },
   health: engineHealth,
+  // The embedded engine's blocks in the shared file store (docs/decisions/096) are named by ipfs_blocks.
+  namesBlob,
   endpoints: [ipfsGateway],
   api: {
     /** The engine of this process (tests, bench). */
     engine: engineOf,
+    /** Another embedded engine over the same state as this process's (tests: a restart, a takeover), not opened. */
+    embeddedEngine,
     /** Writes the download meter's counts now (before reading the traffic, e.g. a bill run in a test). */
     flushTraffic: (deps: Deps) => meterOf(deps).flush(),
     /** The operations queue of capacity upgrades: pending and being processed. */

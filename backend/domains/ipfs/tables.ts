@@ -189,3 +189,22 @@ export const ipfsCapacities = pgTable("ipfs_capacities", {
   storeUnit: integer("store_unit").notNull().unique(),
   unitPriceCents: cents("unit_price_cents").notNull(),
 });
+
+/**
+ * The embedded engine's blocks when its state is shared (DATABASE_URL or FILES_URL; docs/decisions/096): each
+ * block's bytes are a blob of the file store under the SHA-256 of the bytes (a sha2-256 CID's digest, in hex),
+ * and this row names that blob, so the blob sweep leaves it. A row leaves when no pinned root holds the block;
+ * the bytes then go with the next blob sweep.
+ */
+export const ipfsBlocks = pgTable("ipfs_blocks", {
+  address: text("address").primaryKey(),
+  size: integer("size").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+/** The embedded engine's pins when its state is shared (docs/decisions/096): a count per root (CIDv1, base32). */
+export const ipfsPins = pgTable("ipfs_pins", {
+  cid: text("cid").primaryKey(),
+  count: integer("count").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});

@@ -1,14 +1,15 @@
-import { mkdir, readdir, readFile, rename, rm, stat as statFile, unlink, writeFile } from "node:fs/promises";
-import path from "node:path";
 import * as dagPb from "@ipld/dag-pb";
-import { FsBlockstore } from "blockstore-fs";
 import type { Blockstore } from "interface-blockstore";
 import { exporter } from "ipfs-unixfs-exporter";
 import { importer } from "ipfs-unixfs-importer";
 import { fixedSize } from "ipfs-unixfs-importer/chunker";
 import { balanced } from "ipfs-unixfs-importer/layout";
-import { base32upper } from "multiformats/bases/base32";
 import { CID } from "multiformats/cid";
+import type { Db } from "#backend/db/client.ts";
+import type { BlobStore } from "#backend/kit/blobs/index.ts";
+import { copyFromDisk, type Copied } from "./copy-from-disk.ts";
+import { sharedState } from "./shared-state.ts";
+import { blockBytes, diskState, type EngineState } from "./state.ts";
 import {
   BadCidError,
   NotPinnedError,
@@ -20,12 +21,13 @@ import {
 } from "./types.ts";
 
 /**
- * The embedded IPFS engine (docs/decisions/039): the UnixFS importer and exporter that Helia itself uses, over
- * `blockstore-fs` under DATA_DIR/ipfs/blocks, with no networking. Pins are counted per root in
- * DATA_DIR/ipfs/pins/<cid> (one small file each, replaced atomically); every block is referenced by the pinned
- * roots whose DAG holds it, and a block is removed when the last of them is unpinned. The counts live in
- * memory, rebuilt at open by walking the pinned DAGs; blocks no pinned root references (an upload cut short by
- * a crash) are removed then. Pins, unpins and the end of an upload run one at a time.
+ * The embedded IPFS engine (docs/decisions/039): the UnixFS importer and exporter that Helia itself uses, with no
+ * networking, over its state (./state.ts): on disk under DATA_DIR/ipfs with the embedded database, or in the
+ * file store and PostgreSQL when those are shared (docs/decisions/096), where another host taking the engine over
+ * reads them. Pins are counted per root; every block is referenced by the pinned roots whose DAG holds it, and a
+ * block is removed when the last of them is unpinned. The counts live in memory, rebuilt at open by walking the
+ * pinned DAGs; blocks no pinned root references (an upload cut short by a crash) are removed then. Pins, unpins
+ * and the end of an upload run one at a time (in the one process that owns the engine).
  */
 
 /** Helia's defaults (@helia/unixfs addBytes/addByteStream): the same bytes give the same CID as Helia. */
@@ -35,10 +37,6 @@ export const importOptions = () => ({
   chunker: fixedSize({ chunkSize: 1_048_576 }),
   layout: balanced({ maxChildrenPerNode: 1024 }),
 });
-
-const EXTENSION = ".data";
-/** blockstore-fs's file name of a block (its default NextToLast sharding): base32 of the multihash. */
-const keyOf = (cid: CID) => base32upper.encoder.encode(cid.multihash.bytes);
 
 /** A CID string in the form the engine keeps (CIDv1, base32); throws BadCidError. */
 export function normalCid(text: string): CID {
@@ -53,10 +51,12 @@ type Root = { count: number; keys: string[]; size: number };
 
 export class EmbeddedIpfs implements IpfsEngine {
   readonly kind = "embedded" as const;
-  private readonly store: FsBlockstore;
-  private readonly blocksDir: string;
-  private readonly pinsDir: string;
-  /** Every block on disk: its size. */
+  private readonly state: EngineState;
+  /** The shared state, which copies DATA_DIR/ipfs in once at open. */
+  private readonly shared?: { state: ReturnType<typeof sharedState>; db: Db };
+  /** What the copy from disk did at open, if it ran. */
+  copied: Copied | null = null;
+  /** Every block kept: its size. */
   private readonly sizes = new Map<string, number>();
   /** Per block, the pinned roots whose DAG holds it. */
   private readonly refs = new Map<string, number>();
@@ -66,34 +66,29 @@ export class EmbeddedIpfs implements IpfsEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private bytes = 0;
 
-  constructor(readonly dir: string) {
-    this.blocksDir = path.join(dir, "blocks");
-    this.pinsDir = path.join(dir, "pins");
-    this.store = new FsBlockstore(this.blocksDir);
+  /** On disk under `dir`; with `shared`, in the file store's blobs and the database (`dir` is then only copied in). */
+  constructor(
+    readonly dir: string,
+    shared?: { db: Db; blobs: BlobStore },
+  ) {
+    if (shared) {
+      const state = sharedState(shared.db, shared.blobs);
+      this.shared = { state, db: shared.db };
+      this.state = state;
+    } else this.state = diskState(dir);
+  }
+
+  /** Where the state is kept (/healthz). */
+  get stateKind(): EngineState["kind"] {
+    return this.state.kind;
   }
 
   /** Opens the store, rebuilds the counts and removes the blocks nothing pins; answers what it found. */
   async open(): Promise<{ roots: number; blocks: number; removed: number }> {
-    await mkdir(this.pinsDir, { recursive: true });
-    await this.store.open();
-    for (const shard of await readdir(this.blocksDir, { withFileTypes: true })) {
-      if (!shard.isDirectory()) continue;
-      for (const file of await readdir(path.join(this.blocksDir, shard.name))) {
-        const full = path.join(this.blocksDir, shard.name, file);
-        // steno's temporary files of a write cut short.
-        if (!file.endsWith(EXTENSION)) {
-          await rm(full, { force: true });
-          continue;
-        }
-        this.note(file.slice(0, -EXTENSION.length), (await statFile(full)).size);
-      }
-    }
-    for (const name of await readdir(this.pinsDir)) {
-      if (name.endsWith(".tmp")) {
-        await rm(path.join(this.pinsDir, name), { force: true });
-        continue;
-      }
-      const count = Number.parseInt(await readFile(path.join(this.pinsDir, name), "utf8"), 10);
+    if (this.shared) this.copied = await copyFromDisk(this.dir, this.shared.state, this.shared.db);
+    await this.state.open();
+    for await (const block of this.state.blocks()) this.note(block.key, block.size);
+    for await (const { cid: name, count } of this.state.pins()) {
       if (!(count > 0)) continue;
       try {
         const cid = normalCid(name);
@@ -114,7 +109,7 @@ export class EmbeddedIpfs implements IpfsEngine {
 
   async close(): Promise<void> {
     await this.queue.catch(() => undefined);
-    await this.store.close();
+    await this.state.close();
   }
 
   private note(key: string, size: number) {
@@ -126,9 +121,7 @@ export class EmbeddedIpfs implements IpfsEngine {
   private async removeBlock(key: string): Promise<number> {
     const size = this.sizes.get(key);
     if (size === undefined) return 0;
-    await unlink(path.join(this.blocksDir, key.slice(-2), key + EXTENSION)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "ENOENT") throw error;
-    });
+    await this.state.removeBlock(key);
     this.sizes.delete(key);
     this.bytes -= size;
     return 1;
@@ -147,30 +140,30 @@ export class EmbeddedIpfs implements IpfsEngine {
     const stack = [root];
     while (stack.length) {
       const cid = stack.pop()!;
-      const key = keyOf(cid);
+      const key = this.state.keyOf(cid);
       if (keys.has(key)) continue;
       if (!this.sizes.has(key)) throw new Error(`block ${cid.toString()} is missing`);
       keys.add(key);
       if (cid.code === dagPb.code) {
-        const node = dagPb.decode(await readFile(path.join(this.blocksDir, key.slice(-2), key + EXTENSION)));
+        const node = dagPb.decode(await blockBytes(this.state.blockstore.get(cid)));
         for (const link of node.Links) stack.push(link.Hash);
       }
     }
-    const entry = await exporter(root, this.store);
+    const entry = await exporter(root, this.state.blockstore);
     if (entry.type !== "file" && entry.type !== "raw") throw new Error(`${root.toString()} is not a file`);
     return { keys: [...keys], size: Number(entry.size) };
   }
 
   /** What the importer writes through: blocks already kept are not written again; each is held until the upload ends. */
   private tracking(held: Set<string>): Blockstore {
-    const store = this.store;
+    const store = this.state.blockstore;
     const hold = (key: string) => {
       if (held.has(key)) return;
       held.add(key);
       this.holds.set(key, (this.holds.get(key) ?? 0) + 1);
     };
     const put = async (cid: CID, bytes: Uint8Array, options?: { signal?: AbortSignal }) => {
-      const key = keyOf(cid);
+      const key = this.state.keyOf(cid);
       hold(key);
       if (!this.sizes.has(key)) {
         await store.put(cid, bytes, options);
@@ -213,23 +206,15 @@ export class EmbeddedIpfs implements IpfsEngine {
     }
   }
 
-  private async writePin(cid: string, count: number) {
-    const file = path.join(this.pinsDir, cid);
-    if (count <= 0) return rm(file, { force: true });
-    await writeFile(`${file}.tmp`, `${count}\n`);
-    await rename(`${file}.tmp`, file);
-  }
-
   private async pinLocked(cid: CID): Promise<Root> {
     const id = cid.toString();
     const known = this.roots.get(id);
     if (known) {
-      await this.writePin(id, known.count + 1);
-      known.count += 1;
+      known.count = await this.state.changePin(id, 1, known.count);
       return known;
     }
-    const root: Root = { ...(await this.walk(cid)), count: 1 };
-    await this.writePin(id, 1);
+    const walked = await this.walk(cid);
+    const root: Root = { ...walked, count: await this.state.changePin(id, 1, 0) };
     for (const key of root.keys) this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
     this.roots.set(id, root);
     return root;
@@ -245,8 +230,7 @@ export class EmbeddedIpfs implements IpfsEngine {
     return this.locked(async () => {
       const root = this.roots.get(id);
       if (!root) throw new NotPinnedError(id);
-      await this.writePin(id, root.count - 1);
-      root.count -= 1;
+      root.count = await this.state.changePin(id, -1, root.count);
       if (root.count > 0) return { removedBlocks: 0 };
       this.roots.delete(id);
       let removedBlocks = 0;
@@ -276,7 +260,7 @@ export class EmbeddedIpfs implements IpfsEngine {
   async *cat(text: string, range?: ByteRange, options: { signal?: AbortSignal } = {}): AsyncIterable<Uint8Array> {
     const cid = normalCid(text);
     if (!this.roots.has(cid.toString())) throw new NotPinnedError(cid.toString());
-    const entry = await exporter(cid, this.store, { signal: options.signal });
+    const entry = await exporter(cid, this.state.blockstore, { signal: options.signal });
     if (entry.type !== "file" && entry.type !== "raw") throw new NotPinnedError(cid.toString());
     yield* entry.content({ offset: range?.offset, length: range?.length, signal: options.signal });
   }
