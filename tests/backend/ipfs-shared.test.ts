@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { CID } from "multiformats/cid";
 import * as raw from "multiformats/codecs/raw";
 import { identity } from "multiformats/hashes/identity";
@@ -172,6 +172,15 @@ describe.skipIf(!RUN).each(stores)(
       const cid = CID.createV1(raw.code, await sha256.digest(orphan));
       await sharedState(services.db, services.files.blobs).blockstore.put(cid, orphan);
       expect((await addresses(second)).has(blobAddressOf(cid))).toBe(true);
+      // Within the hour it may be another process's upload under way: kept at open.
+      const soon = ipfs.api.embeddedEngine(services, path.join(tmp("orphan-soon"), "ipfs"));
+      expect(await soon.open()).toMatchObject({ removed: 0 });
+      await soon.close();
+      expect((await addresses(second)).has(blobAddressOf(cid))).toBe(true);
+      // Older than that, it is what a killed process left.
+      await services.db.execute(
+        sql`UPDATE ipfs_blocks SET created_at = now() - interval '2 hours' WHERE address = ${blobAddressOf(cid)}`,
+      );
       const next = ipfs.api.embeddedEngine(services, path.join(tmp("orphan"), "ipfs"));
       expect(await next.open()).toMatchObject({ removed: 1 });
       expect((await addresses(second)).has(blobAddressOf(cid))).toBe(false);

@@ -134,7 +134,11 @@ export function sharedState(db: Db, blobs: BlobStore): EngineState & { blockstor
       let after = "";
       for (;;) {
         const rows = await db
-          .select({ key: ipfsBlocks.address, size: ipfsBlocks.size })
+          .select({
+            key: ipfsBlocks.address,
+            size: ipfsBlocks.size,
+            young: sql<boolean>`${ipfsBlocks.createdAt} > now() - interval '1 hour'`,
+          })
           .from(ipfsBlocks)
           .where(sql`${ipfsBlocks.address} > ${after}`)
           .orderBy(ipfsBlocks.address)

@@ -14,7 +14,15 @@ import type { CID } from "multiformats/cid";
  * - shared (`sharedState` in ./shared-state.ts, DATABASE_URL or FILES_URL; docs/decisions/096), the blocks in the
  *   file store's blobs and the pins in PostgreSQL, where another host taking the engine over reads them.
  */
-export type KeptBlock = { key: string; size: number };
+export type KeptBlock = {
+  key: string;
+  size: number;
+  /**
+   * Written so recently that an upload still under way in another process on the same shared state may be about to
+   * pin it: not removed at open even when no pinned root holds it (a later open does).
+   */
+  young?: boolean;
+};
 /** A pin as it was kept: `cid` as written (the engine parses it), `count` as read (the engine skips nonsense). */
 export type KeptPin = { cid: string; count: number };
 
