@@ -10,11 +10,13 @@ import { EmbeddedChain } from "./embedded.ts";
 import { RPC, RpcError } from "./hex.ts";
 import { namedNode, poolNodes, type ChainNodeConfig } from "#backend/kit/chain-nodes.ts";
 import { NodeFollower } from "./follower.ts";
+import { NodeMap } from "./node-map.ts";
 import { remoteNode } from "./remote.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
 import { chains } from "./tables.ts";
-import { DEDICATED, NAME, TREASURY_KEYS, TREASURY_WEI, insertWithNextChainId, type ChainInfo } from "./chain-ids.ts";
-import { signAndSend } from "./sign.ts";
+import { DEDICATED, NAME, TREASURY_KEYS, TREASURY_WEI, infoOf, insertWithNextChainId } from "./chain-ids.ts";
+import type { ChainInfo } from "./chain-ids.ts";
+import { addressOf, signAndSend } from "./sign.ts";
 
 /**
  * The registry of chains (docs/decisions/025): every chain is one instance of the same engine with its own
@@ -60,6 +62,8 @@ export class ChainRegistry {
   private socket: Server | undefined;
   /** With CHAIN_NODES: each configured node by its address. */
   private readonly remotes = new Map<string, Remote>();
+  /** With CHAIN_NODES: the operators' mapping of chains to nodes (chain_node_map, seeded from the file). */
+  nodeMap: NodeMap | undefined;
 
   constructor(private readonly deps: Deps) {
     this.role = deps.env.chain.kind === "embedded" ? (deps.env.cluster?.role ?? null) : null;
@@ -76,9 +80,11 @@ export class ChainRegistry {
         this.remotes.set(config.url, { config, node, follower });
         follower.start();
       }
+    if (chain.kind === "nodes") await (this.nodeMap = new NodeMap(this.deps.db, chain.nodes)).seed();
     for (const row of await this.deps.db.select().from(chains).orderBy(asc(chains.id)))
       if (row.purpose !== DEDICATED) await this.open(row);
     for (const chain of DEFAULT_CHAINS) if (!this.entries.has(chain.name)) await this.createChain(chain);
+    this.nodeMap?.follow(() => this.remap());
     if (this.role === "owner")
       this.socket = await serveEngine(this.deps.env, "chain", (path, body) => this.answerPeer(path, body));
   }
@@ -104,18 +110,20 @@ export class ChainRegistry {
     }
     this.worker = undefined;
     this.entries.clear();
+    this.nodeMap?.stop();
     for (const remote of this.remotes.values()) await remote.follower.stop();
     this.remotes.clear();
   }
 
   /**
-   * The configured node that serves `name` (CHAIN_NODES): the one naming it; else the node it was given before
-   * (`recorded`), while that node is configured; else the pool node serving the fewest chains open here.
+   * The configured node that serves `name` (CHAIN_NODES): the operators' mapping (chain_node_map, seeded from the
+   * file), else the file's, else the one it was given before (`recorded`) while configured, else the pool's least used.
    */
   private remoteFor(name: string, recorded?: string | null): Remote {
     const chain = this.deps.env.chain;
     const nodes = chain.kind === "nodes" ? chain.nodes : [];
-    const named = namedNode(nodes, name)?.url ?? (recorded && this.remotes.has(recorded) ? recorded : undefined);
+    const before = recorded && this.remotes.has(recorded) ? recorded : undefined;
+    const named = this.nodeMap?.mapped(name) ?? namedNode(nodes, name)?.url ?? before;
     const load = (url: string) => [...this.entries.values()].filter((e) => e.nodeUrl === url).length;
     const pooled = poolNodes(nodes)
       .map((n) => n.url)
@@ -124,6 +132,16 @@ export class ChainRegistry {
     if (!remote)
       throw new RpcError(RPC.INTERNAL, `no chain node serves ${name}: name it in CHAIN_NODES, or add a pool node (*)`);
     return remote;
+  }
+
+  /** Re-opens on its new node each chain the mapping moved (its chain id and treasury read there): their names. */
+  async remap(): Promise<string[]> {
+    const moved = [...this.entries.values()].filter(
+      (e) => e.nodeUrl && this.remoteFor(e.name, e.nodeUrl).config.url !== e.nodeUrl,
+    );
+    for (const e of moved)
+      await this.open((await this.deps.db.select().from(chains).where(eq(chains.name, e.name)))[0]!);
+    return moved.map((e) => e.name);
   }
 
   /** Whether `name` runs on a node by URL (CHAIN_NODES), where the embedded engine's extras (a reset) do not exist. */
@@ -380,16 +398,3 @@ export class ChainRegistry {
 
 /** A deployed contract. */
 export type Deployed = { address: string; txHash: string; blockNumber: number; gasUsed: string };
-
-/** The address of a private key (hex). */
-async function addressOf(key: string): Promise<string> {
-  const { privateToAddress } = await import("@ethereumjs/util");
-  return `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-}
-
-const infoOf = (e: Entry): ChainInfo => ({
-  name: e.name,
-  chainId: e.chainId,
-  purpose: e.purpose,
-  treasury: e.treasury,
-});
