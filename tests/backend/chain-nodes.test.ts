@@ -8,6 +8,7 @@ import chain from "#backend/domains/chain/index.ts";
 import { NODE_UNAVAILABLE } from "#backend/domains/chain/remote.ts";
 import { eq } from "drizzle-orm";
 import { activeUser, call } from "./client.ts";
+import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
 import { callVueapi, loginToken, openVueapi, ownDatabase, registeredUser, type Vueapi } from "./in-process.ts";
 import { operator } from "./security/world.ts";
 import { auditLog } from "#backend/db/tables.ts";
@@ -241,4 +242,73 @@ describe.skipIf(!file)("chains on nodes by URL (CHAIN_NODES)", () => {
       await service.close();
     });
   });
+
+  it("shows the page to an operator (tab, tables, a move refused with a translated error) without JavaScript", async () => {
+    const cookie = await operatorPageLogin();
+    const get = (url: string) => fetch(`${base()}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(await (await get("/g/home/operations/FailedJobs")).text()).toContain('href="/g/home/operations/ChainNodes"');
+    const page = await get("/g/home/operations/ChainNodes");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const oa = nodes.find((n) => n.chains.includes("open-alliance"))!;
+    expect(html).toContain(oa.url);
+    expect(html).toContain("From the file");
+    for (const n of nodes) expect(html).not.toContain(n.treasuryKey.slice(2));
+    expect((await get("/g/home/operations/ChainNodes?move=no-such-chain")).status).toBe(404);
+    const form = await (await get("/g/home/operations/ChainNodes?move=open-alliance")).text();
+    expect(form).toContain("starts from that node&#x27;s own state");
+    const post = (fields: Record<string, string>) =>
+      fetch(`${base()}/g/home/operations/ChainNodes?move=open-alliance`, {
+        method: "POST",
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "move", chain: "open-alliance", ...fields }),
+        redirect: "manual",
+      });
+    const mistyped = await post({ nodeUrl: nodes[2]!.url, confirmName: "open-allianc" });
+    expect(mistyped.status).toBe(400);
+    expect(await mistyped.text()).toContain("Type the name exactly as it is shown.");
+    const unknown = await post({ nodeUrl: "http://127.0.0.1:9", confirmName: "open-alliance" });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.text()).toContain("That node is not configured in CHAIN_NODES.");
+    expect((await post({ intent: "delete" })).status).toBe(400);
+  });
 });
+
+const base = () => inject("baseUrl");
+
+/** The demo operator's session through the login form and the second step, as a browser without JavaScript. */
+async function operatorPageLogin(): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) jar.set(c.split("=")[0]!, c.split(";")[0]!);
+  };
+  const cookie = () => [...jar.values()].join("; ");
+  const login = await fetch(`${base()}/g/main/Login/Logins`);
+  keep(login);
+  const captchaKey = (await login.text()).match(/name="captchaKey" value="([^"]+)"/)?.[1];
+  const password = await fetch(`${base()}/g/main/Login/Logins`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
+    body: new URLSearchParams({
+      username: "demooperator",
+      password: "Demo12!@pass",
+      captchaKey: captchaKey!,
+      captcha: inject("testCaptcha"),
+    }),
+    redirect: "manual",
+  });
+  expect(password.headers.get("location")).toMatch(/TwoFactor/);
+  keep(password);
+  await passSecondFactor(demoTotpSecret("demooperator")!, async (code) => {
+    const res = await fetch(`${base()}/g/main/Login/TwoFactor`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie() },
+      body: new URLSearchParams({ intent: "verify", code }),
+      redirect: "manual",
+    });
+    if (res.status !== 302) return { code: 1, message: /already used/.test(await res.text()) ? "MSG_21003" : "no" };
+    keep(res);
+    return { code: 0, message: "" };
+  });
+  return cookie();
+}
