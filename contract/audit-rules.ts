@@ -31,6 +31,11 @@ export const AUDIT_RULES = {
   // The reset opens a new chain before its decision commits (a single-connection database cannot wait inside the
   // router's transaction): the handler writes its entry in the transaction that moves the services.
   "/sys/ops/testNetwork/reset": "handler",
+  // The chains on nodes by URL (docs/decisions/094 addendum): moving a chain re-opens it on its new node, which a
+  // single-connection database cannot do inside the router's transaction; the handler writes the mapping and its
+  // entry (from and to node, chain ids before and after) in one transaction, then re-opens the chain.
+  "/sys/ops/chainNodes/list": "read",
+  "/sys/ops/chainNodes/move": "handler",
   "/sys/ops/serviceReviews/decide": {
     action: "service.review",
     target: "serviceVersion",

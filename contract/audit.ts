@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   "crossChain.review",
   "certification.review",
   "certification.migrated",
+  "chainNode.move",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -71,6 +72,7 @@ export const AUDIT_TARGETS = [
   "credential",
   "crossChainService",
   "enterpriseAccount",
+  "chain",
 ] as const;
 export type AuditTarget = (typeof AUDIT_TARGETS)[number];
 

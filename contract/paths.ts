@@ -40,6 +40,7 @@ import { activityPaths } from "./activity.ts";
 import { alertPaths } from "./alerts.ts";
 import { alertWebhookFixturePaths, alertWebhookPaths } from "./alert-webhook.ts";
 import { searchPaths } from "./search.ts";
+import { chainNodePaths } from "./chain-nodes.ts";
 
 export type { PathSpec } from "./path-spec.ts";
 
@@ -96,6 +97,7 @@ export const paths = {
   ...alertWebhookPaths,
   ...alertWebhookFixturePaths,
   ...searchPaths,
+  ...chainNodePaths,
 } satisfies Record<string, PathSpec>;
 
 export type VueapiPath = keyof typeof paths;

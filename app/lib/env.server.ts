@@ -33,6 +33,9 @@ const envSchema = z.object({
   DEMO: z.enum(["0", "1"]).optional(),
   SEED_DEMO: z.enum(["0", "1"]).optional(),
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+  /** The chains on nodes by URL, read as the backend reads them (backend/env.ts), for the operators' chain nodes page. */
+  CHAIN_NODES: z.string().optional(),
+  CHAIN_RPC_URL: z.string().optional(),
 });
 
 export type PortalEnv = z.infer<typeof envSchema> & {
@@ -40,6 +43,8 @@ export type PortalEnv = z.infer<typeof envSchema> & {
   cookieSecure: boolean;
   /** The sandbox takes the payments (docs/decisions/020): every page says "test mode — no real money". */
   testMode: boolean;
+  /** The chains run on nodes by URL (CHAIN_NODES or CHAIN_RPC_URL): the operations area shows their page (ADR 094). */
+  chainsOnNodes: boolean;
 };
 
 let cached: PortalEnv | undefined;
@@ -98,6 +103,7 @@ export function getEnv(): PortalEnv {
         demo: (raw.DEMO ?? raw.SEED_DEMO) === "1",
         paymentProvider: raw.PAYMENT_PROVIDER,
       }) === "sandbox",
+    chainsOnNodes: !!(raw.CHAIN_NODES || raw.CHAIN_RPC_URL),
   };
   return cached;
 }

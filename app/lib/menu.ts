@@ -164,7 +164,13 @@ const allPaths = (entries: MenuEntry[]): string[] =>
  * domain adds its queue here when its page works; the area's tabs and its menu entry come from this list.
  */
 export type OperationsGroup = "reviews" | "money" | "content" | "platform";
-export type OperationsQueue = { key: string; to: string; group: OperationsGroup };
+export type OperationsQueue = {
+  key: string;
+  to: string;
+  group: OperationsGroup;
+  /** Shown only when the chains run on nodes by URL (CHAIN_NODES or CHAIN_RPC_URL; docs/decisions/094 addendum). */
+  onNodesOnly?: true;
+};
 /** The queues by what operators do there (issue 30 item 4): the landing and the area's tabs show them so. */
 export const OPERATIONS_GROUPS: OperationsGroup[] = ["reviews", "money", "content", "platform"];
 export const OPERATIONS_QUEUES: OperationsQueue[] = [
@@ -194,5 +200,10 @@ export const OPERATIONS_QUEUES: OperationsQueue[] = [
   { key: "titles.runningServices", to: "/g/home/operations/Services", group: "platform" },
   { key: "titles.failedJobs", to: "/g/home/operations/FailedJobs", group: "platform" },
   { key: "titles.testNetwork", to: "/g/home/operations/TestNetwork", group: "platform" },
+  { key: "titles.chainNodes", to: "/g/home/operations/ChainNodes", group: "platform", onNodesOnly: true },
   { key: "titles.auditLog", to: "/g/home/operations/AuditLog", group: "platform" },
 ];
+
+/** The queues this server shows: the chain nodes' page only when the chains run on nodes by URL. */
+export const operationsQueues = (chainsOnNodes: boolean): OperationsQueue[] =>
+  OPERATIONS_QUEUES.filter((q) => chainsOnNodes || !q.onNodesOnly);

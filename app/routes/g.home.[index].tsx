@@ -6,6 +6,7 @@ import { GettingStarted, showsChecklist } from "#app/components/home/Checklist.t
 import { MoneyAndInbox, OperatorQueues, ServicesByStatus, UsageSparkline } from "#app/components/home/Dashboard.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, redirectAfter, requireUser } from "#app/lib/api.server.ts";
+import { getEnv } from "#app/lib/env.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";
@@ -41,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     blocked,
     block: dashboard.blockingBills,
     language: viewer.language,
+    chainsOnNodes: getEnv().chainsOnNodes,
   });
 }
 
@@ -63,7 +65,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function HomeIndex() {
-  const { user, dashboard: summary, blocked, block, language } = useLoaderData<typeof loader>();
+  const { user, dashboard: summary, blocked, block, language, chainsOnNodes } = useLoaderData<typeof loader>();
   const failure = useActionData<PayManyFailure>();
   const shell = useRouteLoaderData<typeof shellLoader>("routes/g.home");
   const account = shell?.summary;
@@ -87,7 +89,7 @@ export default function HomeIndex() {
           description={t("console.operatorIntro")}
           titleClassName="text-2xl font-semibold text-slate-900"
         />
-        <OperatorQueues queues={summary.queues} />
+        <OperatorQueues queues={summary.queues} chainsOnNodes={chainsOnNodes} />
       </div>
     );
   return (

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { ErrorView } from "#app/components/ErrorView.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { queueOf } from "#app/lib/dashboard.ts";
-import { OPERATIONS_GROUPS, OPERATIONS_QUEUES } from "#app/lib/menu.ts";
+import { getEnv } from "#app/lib/env.server.ts";
+import { OPERATIONS_GROUPS, operationsQueues } from "#app/lib/menu.ts";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 
 export const handle = { breadcrumb: [{ key: "menu.operations", to: "/g/home/operations" }] };
@@ -19,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The waiting items of each queue beside its tab (docs/decisions/029); a failed count shows the tabs alone.
   const waiting = await apiFor(request, viewer).call("/sys/ops/queues/waiting", {});
   const counts: Record<string, number> = waiting.ok ? waiting.data : {};
-  return json({ queues: OPERATIONS_QUEUES.map((q) => ({ ...q, waiting: counts[queueOf(q.to)] ?? null })) });
+  const queues = operationsQueues(getEnv().chainsOnNodes);
+  return json({ queues: queues.map((q) => ({ ...q, waiting: counts[queueOf(q.to)] ?? null })) });
 }
 
 export default function Operations() {

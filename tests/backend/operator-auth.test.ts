@@ -278,6 +278,12 @@ const SAMPLES = {
   "/sys/ops/audit/export": { action: "service.review" },
   "/sys/ops/testNetwork/status": {},
   "/sys/ops/testNetwork/reset": { confirmName: "test-network" },
+  "/sys/ops/chainNodes/list": {},
+  "/sys/ops/chainNodes/move": {
+    chain: "open-alliance",
+    nodeUrl: "http://127.0.0.1:8545",
+    confirmName: "open-alliance",
+  },
   "/sys/ops/ipfsUpgrades/list": {},
   "/sys/ops/ipfsUpgrades/take": { ipfsUpgradeId: 900020 },
   "/sys/ops/ipfsUpgrades/decide": { ipfsUpgradeId: 900020, decision: "reject", comments: "No room." },

@@ -172,6 +172,9 @@ const NO_IDS = new Set<VueapiPath>([
   "/sys/testService/list",
   "/sys/ops/testNetwork/status",
   "/sys/ops/testNetwork/reset",
+  // The chains on nodes by URL (docs/decisions/094 addendum): chains and nodes are named by name and address.
+  "/sys/ops/chainNodes/list",
+  "/sys/ops/chainNodes/move",
   "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices",
   "/sys/ipfsBusiness/ipfsUpgrade/selectCapacity",
   "/sys/ipfsBusiness/ipfs/getIpfsUnitPrice",

@@ -109,6 +109,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
     confirm: { notId: "a market entry to withdraw (operators only)" },
   },
   "g.home.operations.FailedJobs.tsx": { page: PAGE },
+  "g.home.operations.ChainNodes.tsx": { move: { notId: "a chain's name (operators only; an unknown one is a 404)" } },
   "g.home.operations.Credentials.tsx": { page: PAGE },
   // The participant's access kit (docs/decisions/070): only the participant's own.
   "g.home.ParticipatedServices.AccessKit.ts": { appJoinAuditId: { kind: "join", expect: "404" } },

@@ -7,7 +7,7 @@ import { Table } from "#app/components/Table.tsx";
 import { groupServices, mbToGbText, queueOf } from "#app/lib/dashboard.ts";
 import { formatDate, formatDay, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
-import { OPERATIONS_GROUPS, OPERATIONS_QUEUES } from "#app/lib/menu.ts";
+import { OPERATIONS_GROUPS, operationsQueues } from "#app/lib/menu.ts";
 
 /** The console home's figures (/main/home/dashboard; docs/decisions/029), in cards a person reads first. */
 export type Dashboard = DataOf<"/main/home/dashboard">;
@@ -201,13 +201,19 @@ export function UsageSparkline({ d, language }: { d: Dashboard; language: Langua
  * An operator's landing (issue 30 item 4): every operations queue by group (reviews, money, content, platform),
  * each group with the items waiting in it, each queue a link with its own count where it has one.
  */
-export function OperatorQueues({ queues }: { queues: NonNullable<Dashboard["queues"]> }) {
+export function OperatorQueues({
+  queues,
+  chainsOnNodes,
+}: {
+  queues: NonNullable<Dashboard["queues"]>;
+  chainsOnNodes: boolean;
+}) {
   const { t } = useTranslation("home");
   const countOf = (to: string) => (queues as Record<string, number>)[queueOf(to)];
   return (
     <div className="grid gap-4 lg:grid-cols-2">
       {OPERATIONS_GROUPS.map((group) => {
-        const list = OPERATIONS_QUEUES.filter((q) => q.group === group);
+        const list = operationsQueues(chainsOnNodes).filter((q) => q.group === group);
         const waiting = list.reduce((sum, q) => sum + (countOf(q.to) ?? 0), 0);
         return (
           <section key={group} aria-labelledby={`ops-${group}`} className="card" data-testid={`ops-group-${group}`}>

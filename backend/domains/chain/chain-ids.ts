@@ -76,3 +76,11 @@ export async function insertWithNextChainId(
       .returning();
   });
 }
+
+/** A chain's public facts (an open chain's entry carries more). */
+export const infoOf = (e: ChainInfo): ChainInfo => ({
+  name: e.name,
+  chainId: e.chainId,
+  purpose: e.purpose,
+  treasury: e.treasury,
+});

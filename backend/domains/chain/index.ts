@@ -1,9 +1,11 @@
 import type { Deps } from "#backend/deps.ts";
+import { handlersOf } from "#backend/http/router.ts";
 import { defineDomain, type Endpoint } from "#backend/kit/domain.ts";
 import { RPC_DOOR_RATE_PER_MINUTE } from "#backend/kit/door-rate.ts";
 import { compileSolidity, compileWorkspace, stopCompiler } from "./compile.ts";
 import { OPEN_ALLIANCE, TEST_NETWORK, ChainRegistry } from "./registry.ts";
 import { answerText, type RpcCall } from "./rpc.ts";
+import { listChainNodes, moveChain } from "./node-ops.ts";
 import { EmbeddedProvisioner, type GatewayRequest } from "./dedicated/provisioner.ts";
 import { DEDICATED_PREFIX } from "./dedicated/provisioner-state.ts";
 import type { DeployInput, NetworkCredentials, NodeLimits } from "./dedicated/types.ts";
@@ -181,6 +183,11 @@ export default defineDomain({
     };
   },
   endpoints: [testRpc, dedicatedGateway],
+  // The operators' page of the chains on nodes by URL (docs/decisions/094 addendum).
+  handlers: handlersOf({
+    "/sys/ops/chainNodes/list": (_input, ctx) => listChainNodes(registryOf(ctx.deps), ctx),
+    "/sys/ops/chainNodes/move": (input, ctx) => moveChain(registryOf(ctx.deps), input, ctx),
+  }),
   api: {
     OPEN_ALLIANCE,
     TEST_NETWORK,

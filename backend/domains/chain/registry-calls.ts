@@ -97,9 +97,3 @@ export function forwardedNode(ownership: EngineOwnership, name: string): ChainNo
       ).result,
   };
 }
-
-/** The address of a private key (hex). */
-export async function addressOf(key: string): Promise<string> {
-  const { privateToAddress } = await import("@ethereumjs/util");
-  return `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
-}

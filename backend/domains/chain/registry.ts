@@ -9,20 +9,21 @@ import { EmbeddedChain } from "./embedded.ts";
 import { RPC, RpcError } from "./hex.ts";
 import { namedNode, poolNodes, type ChainNodeConfig } from "#backend/kit/chain-nodes.ts";
 import { NodeFollower } from "./follower.ts";
+import { NodeMap } from "./node-map.ts";
 import { remoteNode } from "./remote.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
 import { chains } from "./tables.ts";
-import { DEDICATED, NAME, TREASURY_KEYS, TREASURY_WEI, insertWithNextChainId, type ChainInfo } from "./chain-ids.ts";
-import { signAndSend } from "./sign.ts";
 import {
-  addressOf,
-  answerPeer,
-  deployOn,
-  forwardTo,
-  forwardedNode,
-  receiptOf,
-  type Deployed,
-} from "./registry-calls.ts";
+  DEDICATED,
+  NAME,
+  TREASURY_KEYS,
+  TREASURY_WEI,
+  infoOf,
+  insertWithNextChainId,
+  type ChainInfo,
+} from "./chain-ids.ts";
+import { addressOf, signAndSend } from "./sign.ts";
+import { answerPeer, deployOn, forwardTo, forwardedNode, receiptOf, type Deployed } from "./registry-calls.ts";
 
 export type { Deployed } from "./registry-calls.ts";
 
@@ -72,12 +73,10 @@ export class ChainRegistry {
   private ownership: EngineOwnership | null = null;
   /** With CHAIN_NODES: each configured node by its address. */
   private readonly remotes = new Map<string, Remote>();
+  /** With CHAIN_NODES: the operators' mapping of chains to nodes (chain_node_map, seeded from the file). */
+  nodeMap: NodeMap | undefined;
 
   constructor(private readonly deps: Deps) {}
-
-  private get peer(): boolean {
-    return this.mode === "peer";
-  }
 
   /**
    * Opens every recorded chain, creating the default ones the first time. With DATABASE_URL, this process first
@@ -106,7 +105,9 @@ export class ChainRegistry {
         this.remotes.set(config.url, { config, node, follower });
         follower.start();
       }
+    if (chain.kind === "nodes") await (this.nodeMap = new NodeMap(this.deps.db, chain.nodes)).seed();
     await this.openAll();
+    this.nodeMap?.follow(() => this.remap());
   }
 
   private async openAll(): Promise<void> {
@@ -132,10 +133,6 @@ export class ChainRegistry {
     }
   }
 
-  private forward<T>(path: string, body: unknown, resendable: boolean): Promise<T> {
-    return forwardTo<T>(this.ownership!, path, body, resendable);
-  }
-
   /** Who runs the chains (/healthz): the lease's holder, its address and epoch; null when this process is alone. */
   readonly holder = () => this.ownership?.holder() ?? Promise.resolve(null);
 
@@ -145,18 +142,20 @@ export class ChainRegistry {
     // Closed, so nothing more is sealed here: the next holder may take over at once.
     await this.ownership?.release();
     this.entries.clear();
+    this.nodeMap?.stop();
     for (const remote of this.remotes.values()) await remote.follower.stop();
     this.remotes.clear();
   }
 
   /**
-   * The configured node that serves `name` (CHAIN_NODES): the one naming it; else the node it was given before
-   * (`recorded`), while that node is configured; else the pool node serving the fewest chains open here.
+   * The configured node that serves `name` (CHAIN_NODES): the operators' mapping (chain_node_map, seeded from the
+   * file), else the file's, else the one it was given before (`recorded`) while configured, else the pool's least used.
    */
   private remoteFor(name: string, recorded?: string | null): Remote {
     const chain = this.deps.env.chain;
     const nodes = chain.kind === "nodes" ? chain.nodes : [];
-    const named = namedNode(nodes, name)?.url ?? (recorded && this.remotes.has(recorded) ? recorded : undefined);
+    const before = recorded && this.remotes.has(recorded) ? recorded : undefined;
+    const named = this.nodeMap?.mapped(name) ?? namedNode(nodes, name)?.url ?? before;
     const load = (url: string) => [...this.entries.values()].filter((e) => e.nodeUrl === url).length;
     const pooled = poolNodes(nodes)
       .map((n) => n.url)
@@ -165,6 +164,16 @@ export class ChainRegistry {
     if (!remote)
       throw new RpcError(RPC.INTERNAL, `no chain node serves ${name}: name it in CHAIN_NODES, or add a pool node (*)`);
     return remote;
+  }
+
+  /** Re-opens on its new node each chain the mapping moved (its chain id and treasury read there): their names. */
+  async remap(): Promise<string[]> {
+    const moved = [...this.entries.values()].filter(
+      (e) => e.nodeUrl && this.remoteFor(e.name, e.nodeUrl).config.url !== e.nodeUrl,
+    );
+    for (const e of moved)
+      await this.open((await this.deps.db.select().from(chains).where(eq(chains.name, e.name)))[0]!);
+    return moved.map((e) => e.name);
   }
 
   /** Whether `name` runs on a node by URL (CHAIN_NODES), where the embedded engine's extras (a reset) do not exist. */
@@ -184,10 +193,10 @@ export class ChainRegistry {
       : openWith(this.deps.env, TREASURY_KEYS, row.treasuryKeySealed);
     const info = { name: row.name, chainId: row.chainId, purpose: row.purpose, treasury: row.treasuryAddress };
     let entry: Entry;
-    if (this.peer) {
-      const node = this.forwarded(row.name);
+    if (this.mode === "peer") {
+      const node = forwardedNode(this.ownership!, row.name);
       const health = async () =>
-        (await this.forward<Record<string, ChainHealth>>("/health", null, true))[row.name] ?? {
+        (await forwardTo<Record<string, ChainHealth>>(this.ownership!, "/health", null, true))[row.name] ?? {
           height: 0,
           lastBlockAt: null,
           pending: 0,
@@ -241,9 +250,9 @@ export class ChainRegistry {
     if (input.purpose === DEDICATED) throw new Error("a dedicated network's chain is made by its provisioner");
     const existing = this.entries.get(input.name);
     if (existing) return infoOf(existing);
-    if (this.peer) {
+    if (this.mode === "peer") {
       // The holder creates and opens it; this process then sends its calls there.
-      await this.forward("/create", input, true);
+      await forwardTo(this.ownership!, "/create", input, true);
       const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, input.name));
       return infoOf(this.entries.get(input.name) ?? (await this.open(recorded!)));
     }
@@ -281,7 +290,7 @@ export class ChainRegistry {
 
   /** The chain's entry; a peer opens a chain another process created after this one started (the owner runs it). */
   private async opened(name: string): Promise<Entry> {
-    if (this.peer && !this.entries.has(name)) {
+    if (this.mode === "peer" && !this.entries.has(name)) {
       const [recorded] = await this.deps.db.select().from(chains).where(eq(chains.name, name));
       if (recorded && recorded.purpose !== DEDICATED) return this.open(recorded);
     }
@@ -313,12 +322,8 @@ export class ChainRegistry {
 
   node(name: string): ChainNode {
     // A peer sends a chain it has not opened (created since it started) to the holder, which knows it or refuses.
-    if (this.peer && !this.entries.has(name)) return this.forwarded(name);
+    if (this.mode === "peer" && !this.entries.has(name)) return forwardedNode(this.ownership!, name);
     return this.entry(name).node;
-  }
-
-  private forwarded(name: string): ChainNode {
-    return forwardedNode(this.ownership!, name);
   }
 
   /** Each chain's height; a chain whose node does not answer says so (`unreachable`), the others are still shown. */
@@ -345,8 +350,10 @@ export class ChainRegistry {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) throw new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`);
     if (wei <= 0n) throw new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive");
     // One writer takes the treasury's nonces: a peer asks the holder.
-    if (this.peer)
-      return this.forward<{ hash: string }>("/fund", { name, address, wei: wei.toString() }, false).then((r) => r.hash);
+    if (this.mode === "peer")
+      return forwardTo<{ hash: string }>(this.ownership!, "/fund", { name, address, wei: wei.toString() }, false).then(
+        (r) => r.hash,
+      );
     return this.send(name, this.entry(name).treasuryKey, { to: address, value: wei, gasLimit: 21_000n });
   }
 
@@ -389,10 +396,3 @@ export class ChainRegistry {
     return receiptOf(this, name, hash);
   }
 }
-
-const infoOf = (e: Entry): ChainInfo => ({
-  name: e.name,
-  chainId: e.chainId,
-  purpose: e.purpose,
-  treasury: e.treasury,
-});

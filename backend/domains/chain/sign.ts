@@ -49,3 +49,9 @@ export async function signAndSend(
   if (onSigned) await onSigned(`0x${Buffer.from(tx.hash()).toString("hex")}`, raw);
   return (await node.request({ method: "eth_sendRawTransaction", params: [raw] })) as string;
 }
+
+/** The address of a private key (hex). */
+export async function addressOf(key: string): Promise<string> {
+  const { privateToAddress } = await import("@ethereumjs/util");
+  return `0x${Buffer.from(privateToAddress(Buffer.from(key.slice(2), "hex"))).toString("hex")}`;
+}

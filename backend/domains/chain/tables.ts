@@ -30,6 +30,24 @@ export const chains = pgTable("chains", {
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 
+/**
+ * With CHAIN_NODES: the operators' mapping of chains to nodes (docs/decisions/094, addendum). A row sends its chain to
+ * the configured node of that address before the pool rule. The file seeds a row for each chain it names (source
+ * "file") and keeps those rows in step with itself; a row an operator set (source "operator") wins over the file. A
+ * chain without a row stays on the node recorded in `chains.node_url` (the pool's choice). Keys stay in the file.
+ */
+export const chainNodeMap = pgTable("chain_node_map", {
+  /** The registry's name (`chains.name`). */
+  chainName: text("chain_name").primaryKey(),
+  /** The configured node's address, as the CHAIN_NODES file writes it. */
+  nodeUrl: text("node_url").notNull(),
+  /** "file": seeded from CHAIN_NODES; "operator": set on the operations page. */
+  source: text("source").$type<"file" | "operator">().notNull(),
+  /** The operator who set it (null for the file's). */
+  setBy: text("set_by"),
+  setAt: ts("set_at").notNull().defaultNow(),
+});
+
 /** Every sealed block: what replay needs to seal it again to the same hash. */
 export const chainBlocks = pgTable(
   "chain_blocks",

@@ -422,6 +422,11 @@ function overrides(ctx: PayloadContext): Partial<Record<VueapiPath, () => JsonOb
     "/sys/opc/contract/update": () => ({ contractId: w.ids.pcContract[0] as number, name: `${w.tag} contract` }),
     "/sys/opc/contract/call": () => ({ contractId: w.ids.pcContract[0] as number, functionName: "v", args: [] }),
     "/sys/ops/testNetwork/reset": () => ({ confirmName: "test-network" }),
+    "/sys/ops/chainNodes/move": () => ({
+      chain: "open-alliance",
+      nodeUrl: "http://127.0.0.1:9",
+      confirmName: "open-alliance",
+    }),
     "/sys/ddc/mint": () => ({
       projectId: w.ids.pcProject[0] as number,
       accountId: w.ids.pcAccount[0] as number,
