@@ -2,7 +2,13 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { AddressInfo } from "node:net";
-import { EngineCallError, type EngineRoute } from "./engine-socket.ts";
+import {
+  EngineCallError,
+  callErrorOf,
+  engineErrorBody,
+  type EngineErrorReply,
+  type EngineRoute,
+} from "./engine-socket.ts";
 
 /**
  * Engine calls between portal processes on one database (issue 32, docs/decisions/095). The process that holds an
@@ -110,15 +116,7 @@ export async function startEngineLink(keys: Buffer[], host: string, port: number
         try {
           reply(200, await route(match[2]!, body.length ? JSON.parse(body.toString("utf8")) : null));
         } catch (error) {
-          const e = error as { name?: string; message?: string; code?: unknown; data?: unknown };
-          reply(500, {
-            error: {
-              name: e.name ?? "Error",
-              message: e.message ?? String(error),
-              code: typeof e.code === "number" ? e.code : undefined,
-              data: typeof e.data === "string" ? e.data : undefined,
-            },
-          });
+          reply(500, engineErrorBody(error));
         }
       })();
     });
@@ -193,7 +191,7 @@ export function callLinked<T>(
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
-          let reply: { error?: { name: string; message: string; code?: number; data?: string } };
+          let reply: EngineErrorReply;
           try {
             reply = JSON.parse(Buffer.concat(chunks).toString("utf8"));
           } catch {
@@ -201,15 +199,7 @@ export function callLinked<T>(
           }
           if (res.statusCode === 200) resolve(reply as T);
           else if (res.statusCode === 409) reject(new NotEngineHolderError(reply.error?.message ?? "not the holder"));
-          else
-            reject(
-              new EngineCallError(
-                reply.error?.message ?? `HTTP ${res.statusCode}`,
-                reply.error?.code,
-                reply.error?.data,
-                reply.error?.name,
-              ),
-            );
+          else reject(callErrorOf(reply, res.statusCode));
         });
         res.on("error", (error) => reject(new EngineUnreachableError(error.message)));
       },

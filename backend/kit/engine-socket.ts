@@ -33,6 +33,30 @@ export class EngineCallError extends Error {
   }
 }
 
+/** An engine's error as a failed call answers it: its name, message, and JSON-RPC code and data when it has them. */
+export function engineErrorBody(error: unknown) {
+  const e = error as { name?: string; message?: string; code?: unknown; data?: unknown };
+  return {
+    error: {
+      name: e.name ?? "Error",
+      message: e.message ?? String(error),
+      code: typeof e.code === "number" ? e.code : undefined,
+      data: typeof e.data === "string" ? e.data : undefined,
+    },
+  };
+}
+
+export type EngineErrorReply = { error?: { name: string; message: string; code?: number; data?: string } };
+
+/** The caller's side of `engineErrorBody`: the error a failed call's answer carries. */
+export const callErrorOf = (reply: EngineErrorReply, status: number | undefined) =>
+  new EngineCallError(
+    reply.error?.message ?? `HTTP ${status}`,
+    reply.error?.code,
+    reply.error?.data,
+    reply.error?.name,
+  );
+
 export const socketOf = (env: Pick<BackendEnv, "cluster">, engine: string) => `${env.cluster!.enginesSocket}-${engine}`;
 
 /** The owner: answers the peers' calls to `engine` with `route`; resolves once listening. */
@@ -70,15 +94,7 @@ export async function serveEngine(
           );
         } catch (error) {
           status = 500;
-          const e = error as { name?: string; message?: string; code?: unknown; data?: unknown };
-          reply = {
-            error: {
-              name: e.name ?? "Error",
-              message: e.message ?? String(error),
-              code: typeof e.code === "number" ? e.code : undefined,
-              data: typeof e.data === "string" ? e.data : undefined,
-            },
-          };
+          reply = engineErrorBody(error);
         }
         res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(reply));
       })();
@@ -113,19 +129,9 @@ export function callEngine<T>(
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
         res.on("end", () => {
           try {
-            const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-              error?: { name: string; message: string; code?: number; data?: string };
-            };
+            const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EngineErrorReply;
             if (res.statusCode === 200) resolve(reply as T);
-            else
-              reject(
-                new EngineCallError(
-                  reply.error?.message ?? `HTTP ${res.statusCode}`,
-                  reply.error?.code,
-                  reply.error?.data,
-                  reply.error?.name,
-                ),
-              );
+            else reject(callErrorOf(reply, res.statusCode));
           } catch (error) {
             reject(error);
           }
