@@ -49,6 +49,7 @@ import { lockDataDirOrExit } from "./kit/data-dir-lock.ts";
 import type { Domain, Endpoint } from "./kit/domain.ts";
 import { Limits } from "./kit/rate-limit.ts";
 import { migrateFileBytes } from "./kit/file-migration.ts";
+import { engineHolders } from "./kit/engine-owner.ts";
 import { createFileStore, openBlobStore } from "./kit/storage.ts";
 import type { UploadRule } from "./kit/uploads.ts";
 import type { UploadKind } from "#contract/uploads.ts";
@@ -192,6 +193,8 @@ async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
   for (const domain of domains) if (domain.health) out[domain.name] = await domain.health(deps);
   // In a cluster (docs/decisions/031), which worker answered.
   if (deps.env.cluster) out.cluster = { role: deps.env.cluster.role, pid: process.pid };
+  // With DATABASE_URL, each embedded engine's lease: who runs it now (docs/decisions/095).
+  if (deps.env.engineLink) out.engines = await engineHolders(deps);
   return out;
 }
 

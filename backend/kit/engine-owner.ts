@@ -33,10 +33,34 @@ export type OwnershipHooks = {
 /** How long a forwarded call waits for a holder that answers (a takeover takes up to the lease's ttl and a poll). */
 export const FORWARD_PATIENCE_MS = 20_000;
 
-/** The engine link of this process (one port for every engine), opened by the first engine that needs it. */
-const linkHolder = globalThis as typeof globalThis & { __bsnEngineLink?: Promise<EngineLinkServer> };
-const linkOf = (env: BackendEnv, keys: Buffer[]) =>
-  (linkHolder.__bsnEngineLink ??= startEngineLink(keys, env.engineLink!.host, env.engineLink!.port));
+/**
+ * The engine link of a service (one port for all its engines), opened by the first engine that needs it. One per
+ * environment: a server has one; two services opened in one test process each answer on a port of their own.
+ */
+const linkHolder = globalThis as typeof globalThis & {
+  __bsnEngineLinks?: WeakMap<BackendEnv, Promise<EngineLinkServer>>;
+};
+const linkOf = (env: BackendEnv, keys: Buffer[]) => {
+  const links = (linkHolder.__bsnEngineLinks ??= new WeakMap());
+  let link = links.get(env);
+  if (!link) links.set(env, (link = startEngineLink(keys, env.engineLink!.host, env.engineLink!.port)));
+  return link;
+};
+
+/** The engines each opened service owns or forwards (one service per process; tests open several). */
+const ownerships = new WeakMap<Deps, Map<string, EngineOwnership>>();
+
+/**
+ * /healthz `engines`: for each engine run through a lease, who holds it (its address, epoch, and whether it is this
+ * process), or null while nobody does; an operator's load balancer or monitor reads it per engine.
+ */
+export async function engineHolders(
+  deps: Deps,
+): Promise<Record<string, Awaited<ReturnType<EngineOwnership["holder"]>>>> {
+  const out: Record<string, Awaited<ReturnType<EngineOwnership["holder"]>>> = {};
+  for (const [engine, ownership] of ownerships.get(deps) ?? []) out[engine] = await ownership.holder();
+  return out;
+}
 
 export class EngineOwnership {
   /** What this process does with the engine: nothing yet (starting), run it, or forward to its holder. */
@@ -67,6 +91,9 @@ export class EngineOwnership {
 
   /** Takes the lease if it is free and opens the engine, else waits until the holder answers `/health`. */
   async start(): Promise<void> {
+    let mine = ownerships.get(this.deps);
+    if (!mine) ownerships.set(this.deps, (mine = new Map()));
+    mine.set(this.engine, this);
     const link = (this.link = await linkOf(this.deps.env, this.keys));
     const host = this.deps.env.engineLink!.host;
     const address =
@@ -174,6 +201,7 @@ export class EngineOwnership {
   /** Once the engine is closed: hands the lease over at once when this process held it. */
   async release(): Promise<void> {
     this.state = "none";
+    ownerships.get(this.deps)?.delete(this.engine);
     await this.lease?.release();
   }
 }

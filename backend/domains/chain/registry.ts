@@ -24,6 +24,7 @@ import {
 } from "./chain-ids.ts";
 import { addressOf, signAndSend } from "./sign.ts";
 import { answerPeer, deployOn, forwardTo, forwardedNode, receiptOf, type Deployed } from "./registry-calls.ts";
+import { HeldSends, sendThroughHolder } from "./registry-send.ts";
 
 export type { Deployed } from "./registry-calls.ts";
 
@@ -75,6 +76,8 @@ export class ChainRegistry {
   private readonly remotes = new Map<string, Remote>();
   /** With CHAIN_NODES: the operators' mapping of chains to nodes (chain_node_map, seeded from the file). */
   nodeMap: NodeMap | undefined;
+  /** As the holder: other processes' sends, signed here and waiting for their next step (./registry-send.ts). */
+  private held: HeldSends | undefined;
 
   constructor(private readonly deps: Deps) {}
 
@@ -91,7 +94,9 @@ export class ChainRegistry {
         {
           becomeOwner: () => this.reopen("owner"),
           becomePeer: () => this.reopen("peer"),
-          answer: (path, body) => answerPeer(this, path, body),
+          answer: async (path, body) =>
+            (await (this.held ??= new HeldSends(this.deps.env, (...a) => this.send(...a))).answer(path, body)) ??
+            answerPeer(this, path, body),
         },
         // A cluster's peer worker keeps nothing under DATA_DIR (docs/decisions/031): it never runs the chains.
         this.deps.env.cluster?.role !== "peer",
@@ -358,11 +363,9 @@ export class ChainRegistry {
   }
 
   /**
-   * Signs an EIP-1559 transaction with `privateKey` (hex) and sends it: a transfer, a call (`to` and `data`) or a
-   * contract creation (`data` without `to`). The gas limit is estimated when not given. Transactions of one
-   * sender on one chain go one after another, each with the next nonce; resolves with the hash once accepted.
-   * `onSigned` is awaited with the signed transaction's hash before it is sent (a caller keeps it, so that a
-   * crash after the send can still find the transaction: docs/decisions/045); when it throws, nothing is sent.
+   * Signs an EIP-1559 transaction with `privateKey` (hex) and sends it (a transfer, a call, or a creation without
+   * `to`; the gas estimated when not given), each of one sender on one chain after the other with the next nonce;
+   * resolves with the hash once accepted. `onSigned` gets the signed hash first (ADR 045); when it throws, nothing is sent.
    */
   send(
     name: string,
@@ -370,6 +373,9 @@ export class ChainRegistry {
     input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
     onSigned?: (hash: string, raw: string) => Promise<void>,
   ): Promise<string> {
+    // A forwarding process's nonces are taken in the holder's queue for this sender.
+    if (this.mode === "peer")
+      return sendThroughHolder(this.ownership!, this.deps.env, name, privateKey, input, onSigned);
     const run = async () => {
       const entry = await this.opened(name);
       const hash = await signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
@@ -388,11 +394,7 @@ export class ChainRegistry {
   }
 
   /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block, or the chain's reason. */
-  deploy(name: string, privateKey: string, bytecode: string): Promise<Deployed> {
-    return deployOn(this, name, privateKey, bytecode);
-  }
-
-  private receipt(name: string, hash: string) {
-    return receiptOf(this, name, hash);
-  }
+  deploy = (name: string, privateKey: string, bytecode: string): Promise<Deployed> =>
+    deployOn(this, name, privateKey, bytecode);
+  private receipt = (name: string, hash: string) => receiptOf(this, name, hash);
 }

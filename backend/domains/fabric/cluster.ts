@@ -1,19 +1,30 @@
-import type { Server } from "node:http";
-import type { BackendEnv } from "#backend/env.ts";
-import { callEngine, serveEngine, waitForEngine } from "#backend/kit/engine-socket.ts";
+import type { EngineRoute } from "#backend/kit/engine-socket.ts";
 import type { BlockEvents, CommitStatus, FabricPeer, OrderInput, ProposalInput, Simulation } from "./peer-api.ts";
 import { ChaincodeRefused, type FabricHost, type InstallInput, type Installed } from "./peer/host.ts";
 import { identityOf, localIdentity, type LocalIdentity } from "./peer/identity.ts";
 
 /**
- * One Fabric writer with WORKERS > 1 (docs/decisions/078, as 031 does for the chains and IPFS): the owner worker
- * runs the embedded peer (every channel's ledger, the chaincode processes, the block log's writes) and serves it to
- * the other workers on the engine socket `fabric`; a peer worker's `peerFor`, installs, drops and trials are calls
- * there. So a transaction ordered through any worker is committed once, in order, by the owner, and every worker
- * simulates against the owner's state. The Gateway gRPC port is the owner's (it already was: docs/decisions/064);
- * a peer worker learns its public address and TLS CA from the owner at start.
+ * One Fabric writer among the portal processes on one database (docs/decisions/078, 099): the holder of the `fabric`
+ * engine's lease runs the embedded peer (every channel's ledger, the chaincode processes, the block log's writes)
+ * and answers the others' calls over the engine link; another process's `peerFor`, installs, drops and trials are
+ * calls there. So a transaction ordered through any process is committed once, in order, by the holder, and every
+ * process simulates against the holder's state. The Gateway gRPC port is the holder's (docs/decisions/064); the
+ * others learn its public address and TLS CA from it.
  */
-const ENGINE = "fabric";
+
+/** A call to the holder (`resendable`: safe to send again when the first sending may have run). */
+export type FabricCall = (path: string, body: unknown, resendable: boolean) => Promise<unknown>;
+
+/** The calls that change nothing, sent again through a takeover; an order, an install or a drop never is. */
+const READS = new Set([
+  "/health",
+  "/gateway",
+  "/peer",
+  "/peer/definition",
+  "/peer/simulate",
+  "/peer/status",
+  "/peer/wait",
+]);
 
 /** A proposal signer as data (the test service's test identity): opened where it signs, in the owner. */
 export type ProposalSigner = { mspId: string; certificatePem: string; privateKeyPem: string };
@@ -47,17 +58,14 @@ function unwire<T>(value: unknown): T {
 /** What a peer worker reads of a channel when it asks for its peer: a snapshot, kept current by its own orders. */
 type ChannelInfo = { chaincode: { name: string; version: string } | null; height: bigint };
 
-/** The owner: answers the peer workers' calls on the engine socket with this process's host. */
-export function serveFabricPeers(
-  env: Pick<BackendEnv, "cluster">,
-  host: FabricHost,
-  gateway: () => GatewayInfo,
-): Promise<Server> {
+/** The holder: answers the other processes' calls with this process's host. */
+export function fabricAnswers(hostNow: () => FabricHost, gateway: () => GatewayInfo): EngineRoute {
   const info = async (channel: string): Promise<ChannelInfo> => {
-    const peer = await host.peer(channel);
+    const peer = await hostNow().peer(channel);
     return { chaincode: peer.chaincode(), height: peer.height() };
   };
-  return serveEngine(env, ENGINE, async (path, raw) => {
+  return async (path, raw) => {
+    const host = hostNow();
     const body = unwire<Record<string, unknown>>(raw ?? {});
     const channel = String(body.channel ?? "");
     switch (path) {
@@ -98,21 +106,19 @@ export function serveFabricPeers(
       default:
         throw new Error(`no fabric engine call ${path}`);
     }
-  });
+  };
 }
 
 /** A channel of the owner's peer, as a peer worker reaches it. */
 class RemotePeer implements FabricPeer {
   constructor(
-    private readonly env: Pick<BackendEnv, "cluster">,
+    private readonly send: FabricCall,
     readonly channel: string,
     private info: ChannelInfo,
   ) {}
 
   private call<T>(path: string, body: object): Promise<T> {
-    return callEngine<unknown>(this.env, ENGINE, path, wire({ channel: this.channel, ...body })).then((r) =>
-      unwire<T>(r),
-    );
+    return this.send(path, wire({ channel: this.channel, ...body }), READS.has(path)).then((r) => unwire<T>(r));
   }
 
   chaincode() {
@@ -158,35 +164,34 @@ class RemotePeer implements FabricPeer {
   }
 }
 
-/** A peer worker's stand-in for the host (the same methods the domain's api uses), each a call to the owner. */
+/** The stand-in for the host in a process that forwards (the same methods the domain's api uses), each a call. */
 export class RemoteHost {
   private identity: Promise<LocalIdentity> | null = null;
 
-  constructor(private readonly env: Pick<BackendEnv, "cluster">) {}
+  constructor(private readonly send: FabricCall) {}
 
-  /** Waits for the owner's engine, then answers its gateway's public address and TLS CA. */
-  async start(): Promise<GatewayInfo> {
-    await waitForEngine(this.env, ENGINE, "/health");
-    return (await callEngine<{ gateway: GatewayInfo }>(this.env, ENGINE, "/gateway")).gateway;
+  /** The holder's gateway: its public address and TLS CA. */
+  async gateway(): Promise<GatewayInfo> {
+    return ((await this.send("/gateway", null, true)) as { gateway: GatewayInfo }).gateway;
   }
 
   async peer(
     channel: string,
   ): Promise<RemotePeer & { simulate(input: ProposalInput, init?: boolean): Promise<Simulation> }> {
-    const info = unwire<ChannelInfo>(await callEngine(this.env, ENGINE, "/peer", wire({ channel })));
-    return new RemotePeer(this.env, channel, info);
+    const info = unwire<ChannelInfo>(await this.send("/peer", wire({ channel }), true));
+    return new RemotePeer(this.send, channel, info);
   }
 
   async install(input: Omit<InstallInput, "initSigner"> & { signer?: ProposalSigner }): Promise<Installed> {
     const answer = unwire<{ installed?: Installed; refused?: string[] }>(
-      await callEngine(this.env, ENGINE, "/install", wire({ input })),
+      await this.send("/install", wire({ input }), false),
     );
     if (answer.refused) throw new ChaincodeRefused(answer.refused);
     return answer.installed!;
   }
 
   async dropChannels(channels: string[]): Promise<void> {
-    if (channels.length) await callEngine(this.env, ENGINE, "/drop", { channels });
+    if (channels.length) await this.send("/drop", { channels }, false);
   }
 
   /** The identity of this worker's own local proposals (the peer never checks their signature). */
@@ -195,8 +200,8 @@ export class RemoteHost {
     return this.identity;
   }
 
-  health() {
-    return callEngine<ReturnType<FabricHost["health"]>>(this.env, ENGINE, "/health");
+  async health() {
+    return (await this.send("/health", null, true)) as ReturnType<FabricHost["health"]>;
   }
 
   async close(): Promise<void> {}

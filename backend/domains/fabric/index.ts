@@ -2,7 +2,7 @@ import type { KeyObject } from "node:crypto";
 import type { Deps } from "#backend/deps.ts";
 import { defineDomain } from "#backend/kit/domain.ts";
 import { randomBytes } from "node:crypto";
-import { ChaincodeRefused, DEFAULT_HOST, FabricHost, TRIAL_PREFIX } from "./peer/host.ts";
+import { ChaincodeRefused, TRIAL_PREFIX, type FabricHost } from "./peer/host.ts";
 import { identityOf, localProposal } from "./peer/identity.ts";
 import { endorsedEnvelope } from "./peer/blocks.ts";
 import { checkPackage } from "./peer/package.ts";
@@ -13,10 +13,9 @@ import { forgetCallers } from "./gateway/memo.ts";
 import { channelResolver } from "./gateway/resolve.ts";
 import { startGateway } from "./gateway/server.ts";
 import { gatewayHosts, loadGatewayTls } from "./gateway/tls.ts";
-import type { RunningGateway } from "./gateway/types.ts";
 import { checkOnNetwork } from "./network.ts";
-import { RemoteHost, serveFabricPeers, type GatewayInfo } from "./cluster.ts";
-import type { Server } from "node:http";
+import { RemoteHost } from "./cluster.ts";
+import { FabricEngine, type HeldGateway } from "./engine.ts";
 
 export { ChaincodeRefused } from "./peer/host.ts";
 export type { FabricPeer } from "./peer-api.ts";
@@ -27,22 +26,12 @@ export type { FabricPeer } from "./peer-api.ts";
  * chaincode runs in child processes under Node's permission model, talking the chaincode protocol to the peer's
  * listener on 127.0.0.1. The gateway (`./gateway/`, issue 28 item 4) reaches a channel through `peerFor`.
  */
-const hosts = new WeakMap<Deps, FabricHost | RemoteHost>();
-const hostsByEnv = new WeakMap<Deps["env"], FabricHost | RemoteHost>();
-/** In a cluster's owner: the engine socket on which the peer workers reach this process's peer (./cluster.ts). */
-const sockets = new WeakMap<Deps, Server>();
-/** In a cluster's peer worker: the owner's gateway (its address and TLS CA), learnt at start. */
-const ownersGateway = new WeakMap<Deps["env"], GatewayInfo>();
-/** The Gateway gRPC service of this process (docs/decisions/065) and the TLS CA its clients pin. */
-const gateways = new WeakMap<Deps, { running: RunningGateway; caPem: string }>();
-const gatewaysByEnv = new WeakMap<Deps["env"], { running: RunningGateway; caPem: string }>();
+const engines = new WeakMap<Deps, FabricEngine>();
+const enginesByEnv = new WeakMap<Deps["env"], FabricEngine>();
 
 /** An issued identity that signs proposals instead of the peer's own (a test service's test identity). */
 export type { ProposalSigner } from "./cluster.ts";
 import type { ProposalSigner } from "./cluster.ts";
-
-/** A throwaway channel older than this at start was left by an interrupted test job. */
-const STALE_TRIAL_MS = 15 * 60_000;
 
 /** A service's certificate authority, the MSP of its channel: participation's, handed over at its start. */
 type ServiceCaOf = (
@@ -51,11 +40,12 @@ type ServiceCaOf = (
 ) => Promise<{ pem: string; privateKey: KeyObject }>;
 let serviceCaOf: ServiceCaOf | null = null;
 
-function hostOf(deps: Deps): FabricHost | RemoteHost {
-  const host = hosts.get(deps) ?? hostsByEnv.get(deps.env);
-  if (!host) throw new Error("the fabric domain has not started");
-  return host;
+function engineOf(deps: Deps): FabricEngine {
+  const engine = engines.get(deps) ?? enginesByEnv.get(deps.env);
+  if (!engine) throw new Error("the fabric domain has not started");
+  return engine;
 }
+const hostOf = (deps: Deps) => engineOf(deps).host();
 
 /** A service's channel: its app code in lower case, as Fabric channel names are (docs/decisions/065). */
 export const channelOf = (target: { appCode: string } | { channel: string }) =>
@@ -65,8 +55,8 @@ export const channelOf = (target: { appCode: string } | { channel: string }) =>
  * Starts the Gateway gRPC service in front of this process's peers: a channel is served while its service is a
  * running Fabric service with its chaincode installed here; the MSP is the service's CA (participation's).
  */
-async function serveGateway(deps: Deps, host: FabricHost) {
-  const tls = await loadGatewayTls(deps.env, gatewayHosts(deps.env.fabricGateway.publicUrl), deps.now());
+async function serveGateway(deps: Deps, host: FabricHost): Promise<HeldGateway> {
+  const tls = await loadGatewayTls(deps.env, deps.db, gatewayHosts(deps.env.fabricGateway.publicUrl), deps.now());
   const running = await startGateway({
     port: deps.env.fabricGateway.port,
     tls,
@@ -85,59 +75,22 @@ async function serveGateway(deps: Deps, host: FabricHost) {
     meter: gatewayMeter(deps),
     doorGuard: doorLock(deps, "fabric-gateway"),
   });
-  const held = { running, caPem: tls.caPem };
-  gateways.set(deps, held);
-  gatewaysByEnv.set(deps.env, held);
+  return { running, caPem: tls.caPem };
 }
 
 export default defineDomain({
   name: "fabric",
   async start(deps) {
-    // WORKERS > 1 (docs/decisions/078): one Fabric writer, the owner; a peer worker calls it on the engine socket.
-    if (deps.env.cluster?.role === "peer") {
-      const remote = new RemoteHost(deps.env);
-      hosts.set(deps, remote);
-      hostsByEnv.set(deps.env, remote);
-      ownersGateway.set(deps.env, await remote.start());
-      return;
-    }
-    const host = new FabricHost(deps.db, deps.env.dataDir, deps.now, {
-      ...DEFAULT_HOST,
-      limits: { ...DEFAULT_HOST.limits, invocationMs: deps.env.fabricChaincodeTimeoutMs },
-    });
-    hosts.set(deps, host);
-    hostsByEnv.set(deps.env, host);
-    // The process that runs the peer serves the gateway (docs/decisions/064). It also drops the throwaway channels
-    // of test jobs that a stop interrupted (docs/decisions/069).
-    await Promise.all([
-      serveGateway(deps, host),
-      host.dropStaleTrials(new Date(deps.now().getTime() - STALE_TRIAL_MS)),
-    ]);
-    if (deps.env.cluster?.role === "owner")
-      sockets.set(
-        deps,
-        await serveFabricPeers(deps.env, host, () => {
-          const held = gateways.get(deps);
-          if (!held) return null;
-          const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
-          return { publicUrl, port: held.running.port, caPem: held.caPem };
-        }),
-      );
+    // With DATABASE_URL, one process among any number runs the peer: the holder of its lease (docs/decisions/099).
+    const engine = new FabricEngine(deps, (host) => serveGateway(deps, host));
+    engines.set(deps, engine);
+    enginesByEnv.set(deps.env, engine);
+    await engine.start();
   },
   async stop(deps) {
-    await new Promise((resolve) => {
-      const socket = sockets.get(deps);
-      if (socket) socket.close(resolve);
-      else resolve(undefined);
-    });
-    sockets.delete(deps);
-    await gateways.get(deps)?.running.close();
-    gateways.delete(deps);
-    gatewaysByEnv.delete(deps.env);
-    await hosts.get(deps)?.close();
-    hosts.delete(deps);
-    hostsByEnv.delete(deps.env);
-    ownersGateway.delete(deps.env);
+    await engines.get(deps)?.close();
+    engines.delete(deps);
+    enginesByEnv.delete(deps.env);
   },
   async health(deps) {
     return hostOf(deps).health();
@@ -156,22 +109,14 @@ export default defineDomain({
       serviceCaOf = provider;
     },
     /** The gateway's address for clients (grpcs://host:port), its port in this process and the TLS CA they pin. */
-    gateway: (deps: Deps) => {
-      const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
-      if (!held) return ownersGateway.get(deps.env) ?? null;
-      // FABRIC_GATEWAY_PORT=0 (tests) listens on a free port: the address names the one it got.
-      const publicUrl = deps.env.fabricGateway.publicUrl.replace(/:0$/, `:${held.running.port}`);
-      return { publicUrl, port: held.running.port, caPem: held.caPem };
-    },
+    gateway: (deps: Deps) => engineOf(deps).gateway(),
     /**
      * Where a Fabric service's clients connect (docs/decisions/068): the connected network's peer
      * (FABRIC_PEER_ENDPOINT) when there is one, else this process's gateway (or its configured public address).
      */
     clientEndpoint: (deps: Deps): string => {
       if (deps.env.fabricNetwork) return deps.env.fabricNetwork.endpoint;
-      const held = gateways.get(deps) ?? gatewaysByEnv.get(deps.env);
-      const url = deps.env.fabricGateway.publicUrl;
-      return held ? url.replace(/:0$/, `:${held.running.port}`) : (ownersGateway.get(deps.env)?.publicUrl ?? url);
+      return engineOf(deps).gateway()?.publicUrl ?? deps.env.fabricGateway.publicUrl;
     },
     /**
      * On a connected Fabric network: whether the service's chaincode answers there (docs/decisions/068), asked with a

@@ -47,7 +47,9 @@ export const fabricTxs = pgTable(
 
 /**
  * The chaincode installed on a channel (one per channel: the service's package), by version: a new version is an
- * upgrade. The package is unpacked under `DATA_DIR/fabric/<channel>/<name>/<version>/` (its digest checks it).
+ * upgrade. The package is unpacked under `DATA_DIR/fabric/<channel>/<name>/<version>/` (its digest checks it), and its
+ * zip is a stored file (`package_file_id`), from which a process that takes the peer over unpacks it again
+ * (docs/decisions/099; null for a version installed before).
  */
 export const fabricChaincodes = pgTable(
   "fabric_chaincodes",
@@ -61,7 +63,21 @@ export const fabricChaincodes = pgTable(
     files: jsonb("files").$type<string[]>().notNull(),
     /** The transaction of its Init (null while none ran). */
     initTxId: text("init_tx_id"),
+    /** The package zip in the file store (backend/kit/storage.ts). */
+    packageFileId: integer("package_file_id"),
     installedAt: ts("installed_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.channel, t.version] }), index("fabric_chaincodes_name").on(t.channel, t.name)],
 );
+
+/**
+ * The CA of the gateway's TLS certificates (docs/decisions/065, 099): one row, its key sealed, so that whichever
+ * process runs the peer presents a certificate the clients' pinned CA trusts. A CA that DATA_DIR/fabric-gateway held
+ * before is copied here once.
+ */
+export const fabricGatewayCa = pgTable("fabric_gateway_ca", {
+  id: smallint("id").primaryKey().default(1),
+  certificatePem: text("certificate_pem").notNull(),
+  keySealed: text("key_sealed").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
 import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 import { EmbeddedChain } from "#backend/domains/chain/embedded.ts";
 import { recordedAfter } from "#backend/domains/chain/records.ts";
@@ -76,9 +76,11 @@ export class NetworkRuntime {
     private readonly now: () => Date,
     /** Counts a call served by a node. */
     private readonly served: (node: string) => void,
+    /** Inside the transaction that records an orderer's block: throws unless this process may write (the lease). */
+    fence?: (tx: Tx) => Promise<void>,
   ) {
     this.worker = startWorker("backend/domains/chain/dedicated/network.worker.ts");
-    this.ordererChain = new EmbeddedChain(this.chainSpec("orderer"), this.worker, db, now);
+    this.ordererChain = new EmbeddedChain(this.chainSpec("orderer"), this.worker, db, now, fence);
   }
 
   private chainSpec(node: string): ChainSpec {

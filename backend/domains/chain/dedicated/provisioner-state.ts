@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
-import { callEngine } from "#backend/kit/engine-socket.ts";
+import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { recordedHead } from "#backend/domains/chain/records.ts";
 import { reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
 import { dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
@@ -54,19 +54,27 @@ export const limitsOf = (row: NetworkRow): NodeLimits | null =>
 export abstract class ProvisionerState {
   protected readonly entries = new Map<string, Entry>();
   protected readonly locks = new Map<string, Promise<unknown>>();
-  protected readonly role: "owner" | "peer" | null;
   protected readonly cacheKey = randomBytes(32);
+  /**
+   * With several portal processes on one database (DATABASE_URL), the holder of the `dedicated` engine's lease runs
+   * every network and answers the others' calls, which forward there (docs/decisions/095, 099); null: alone.
+   */
+  protected ownership: EngineOwnership | null = null;
 
-  constructor(protected readonly deps: Deps) {
-    this.role = deps.env.cluster?.role ?? null;
+  constructor(protected readonly deps: Deps) {}
+
+  /** Whether this process forwards its calls to the networks' holder (another process runs them). */
+  protected get forwarded(): boolean {
+    return !!this.ownership && !this.ownership.isOwner;
   }
 
   protected dirOf(name: string): string {
     return path.join(this.deps.env.dataDir, "dedicated", name);
   }
 
+  /** A call to the holder; only a status (a read) is sent again when its first sending may have run. */
   protected forward<T>(method: string, ...args: unknown[]): Promise<T> {
-    return callEngine<T>(this.deps.env, "dedicated", `/${method}`, args);
+    return this.ownership!.call<T>(`/${method}`, args, method === "status");
   }
 
   /** Runs `work` after every earlier change of the same network. */
@@ -117,6 +125,7 @@ export abstract class ProvisionerState {
       this.deps.db,
       this.deps.now,
       (node) => this.count(entry, node),
+      this.ownership ? (tx) => this.ownership!.fence(tx) : undefined,
     );
     try {
       await runtime.open(entry.row.peers);

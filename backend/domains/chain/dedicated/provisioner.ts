@@ -1,7 +1,6 @@
 import { rm } from "node:fs/promises";
-import type { Server } from "node:http";
 import { and, eq, inArray } from "drizzle-orm";
-import { serveEngine } from "#backend/kit/engine-socket.ts";
+import { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { RPC, RpcError } from "#backend/domains/chain/hex.ts";
 import { DEDICATED, NAME, reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
 import { signAndSend } from "#backend/domains/chain/sign.ts";
@@ -47,34 +46,58 @@ const limitColumns = (limits: NodeLimits | null) => ({
  * own (orderer, peers), with its gateway (an endpoint of the chain domain) and its CA (a table). Its rows are
  * in `dedicated_networks` and `dedicated_certificates`; its chain id is a `chains` row of purpose "dedicated",
  * and its orderer's blocks are in the chains' log, so a restart reopens every running network where it was.
- * In a cluster (docs/decisions/031) the owner process runs the networks and the others forward every call to it.
+ * With several portal processes on one database, the holder of the `dedicated` lease runs the networks and the others
+ * forward every call to it (docs/decisions/095, 099); a new holder reopens each network from the chains' log.
  */
 export class EmbeddedProvisioner extends ProvisionerState {
-  private socket: Server | undefined;
-
-  /** Reopens every network (the running ones start their nodes); an owner then serves the other processes. */
+  /** Reopens every network (the running ones start their nodes), here or, with DATABASE_URL, in the lease's holder. */
   async start(): Promise<void> {
-    if (this.role === "peer") return;
+    if (this.deps.env.engineLink) {
+      this.ownership = new EngineOwnership(
+        this.deps,
+        "dedicated",
+        {
+          becomeOwner: () => this.openAll(),
+          becomePeer: () => this.haltAll(),
+          answer: (p, body) => this.answerPeer(p, body),
+        },
+        // A cluster's peer worker keeps nothing under DATA_DIR (docs/decisions/031): it never runs the networks.
+        this.deps.env.cluster?.role !== "peer",
+      );
+      return this.ownership.start();
+    }
+    await this.openAll();
+  }
+
+  private async openAll(): Promise<void> {
     for (const row of await this.deps.db.select().from(dedicatedNetworks)) {
       const entry = await this.load(row);
       // A network that fails to start is shown failed (its nodes' status); the server starts anyway.
       if (row.state === "running") await this.run(entry).catch(() => undefined);
     }
-    if (this.role === "owner")
-      this.socket = await serveEngine(this.deps.env, "dedicated", (p, body) => this.answerPeer(p, body));
   }
 
-  async close(): Promise<void> {
-    await new Promise((resolve) => (this.socket ? this.socket.close(resolve) : resolve(undefined)));
-    this.socket = undefined;
+  private async haltAll(): Promise<void> {
     for (const entry of this.entries.values()) await this.halt(entry);
     this.entries.clear();
   }
+
+  async close(): Promise<void> {
+    await this.ownership?.stop();
+    await this.haltAll();
+    // Halted, so nothing more is recorded here: the next holder may take over at once.
+    await this.ownership?.release();
+  }
+
+  /** Who runs the networks (/healthz): the lease's holder; null when this process is alone. */
+  readonly holder = () => this.ownership?.holder() ?? Promise.resolve(null);
 
   /** The owner's answers to the other processes: /<method> with its arguments. */
   private async answerPeer(p: string, body: unknown): Promise<unknown> {
     const args = (body ?? []) as unknown[];
     switch (p) {
+      case "/health":
+        return this.health();
       case "/deploy":
         return this.deploy(args[0] as DeployInput);
       case "/scale":
@@ -105,7 +128,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
    * certificates, then the nodes; resolves once every node runs. Called again, it changes nothing that exists.
    */
   deploy(input: DeployInput): Promise<NetworkStatus> {
-    if (this.role === "peer") return this.forward("deploy", input);
+    if (this.forwarded) return this.forward("deploy", input);
     if (typeof input?.name !== "string" || !NAME.test(input.name))
       return Promise.reject(
         new Error(`a network name is lower-case letters, digits and dashes: ${String(input?.name)}`),
@@ -152,7 +175,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Grows the network to `peers`; the new peers start and catch up (it resolves once they are started). */
   scale(name: string, peers: number): Promise<NetworkStatus> {
-    if (this.role === "peer") return this.forward("scale", name, peers);
+    if (this.forwarded) return this.forward("scale", name, peers);
     return this.locked(name, async () => {
       const entry = this.entry(name);
       if (!Number.isInteger(peers) || peers < entry.row.peers || peers > MAX_PEERS)
@@ -169,7 +192,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
    * next call is counted against the new rate and the next transaction checked against the new storage limit.
    */
   setLimits(name: string, limits: NodeLimits | null): Promise<NetworkStatus> {
-    if (this.role === "peer") return this.forward("setLimits", name, limits);
+    if (this.forwarded) return this.forward("setLimits", name, limits);
     const problem = limitsProblem(limits);
     if (problem) return Promise.reject(new Error(problem));
     return this.locked(name, async () => {
@@ -181,7 +204,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Changes the gateway's authorized user and password (the old ones stop working at once). */
   setCredentials(name: string, input: Credentials): Promise<void> {
-    if (this.role === "peer") return this.forward("setCredentials", name, input);
+    if (this.forwarded) return this.forward("setCredentials", name, input);
     const problem = credentialsProblem(input);
     if (problem) return Promise.reject(new Error(problem));
     return this.locked(name, async () => {
@@ -193,7 +216,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Ends the network's nodes (its thread); the state stays on disk and its endpoints answer 503. */
   stop(name: string): Promise<void> {
-    if (this.role === "peer") return this.forward("stop", name);
+    if (this.forwarded) return this.forward("stop", name);
     return this.locked(name, async () => {
       const entry = this.entry(name);
       await this.update(entry, { state: "stopped" });
@@ -203,7 +226,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Starts a stopped network's nodes again, where they were. */
   resume(name: string): Promise<NetworkStatus> {
-    if (this.role === "peer") return this.forward("resume", name);
+    if (this.forwarded) return this.forward("resume", name);
     return this.locked(name, async () => {
       const entry = this.entry(name);
       await this.update(entry, { state: "running" });
@@ -214,7 +237,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Ends the nodes and removes the network: its directory, its certificates, its chain and that chain's log. The name is free again. */
   remove(name: string): Promise<void> {
-    if (this.role === "peer") return this.forward("remove", name);
+    if (this.forwarded) return this.forward("remove", name);
     return this.locked(name, async () => {
       const entry = this.entries.get(name);
       if (entry) await this.halt(entry);
@@ -238,7 +261,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** The network and its nodes with their live figures; null when there is no such network. */
   async status(name: string): Promise<NetworkStatus | null> {
-    if (this.role === "peer") return this.forward("status", name);
+    if (this.forwarded) return this.forward("status", name);
     const entry = this.entries.get(name);
     return entry ? this.statusOf(entry) : null;
   }
@@ -257,7 +280,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** One request to a network's endpoints: 404 unknown, 401 wrong credentials, 503 stopped, else the node's answer. */
   async serve(request: GatewayRequest): Promise<GatewayReply> {
-    if (this.role === "peer") return this.forward("serve", request);
+    if (this.forwarded) return this.forward("serve", request);
     const entry = NAME.test(request.network) ? this.entries.get(request.network) : undefined;
     if (!entry)
       return { status: 404, body: rpcError(RPC.METHOD_NOT_FOUND, `no dedicated network named ${request.network}`) };
@@ -314,7 +337,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
 
   /** Sends `wei` from the network's treasury to `address`; resolves with the transaction's hash once recorded. */
   fund(name: string, address: string, wei: bigint): Promise<string> {
-    if (this.role === "peer")
+    if (this.forwarded)
       return this.forward<{ hash: string }>("fund", name, address, wei.toString()).then((r) => r.hash);
     if (!/^0x[0-9a-fA-F]{40}$/.test(address))
       return Promise.reject(new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`));

@@ -1,7 +1,9 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import { isIP } from "node:net";
 import path from "node:path";
+import type { Db } from "#backend/db/client.ts";
 import type { BackendEnv } from "#backend/env.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 import {
@@ -12,6 +14,7 @@ import {
   toWebPublic,
   x509,
 } from "#backend/kit/x509.ts";
+import { fabricGatewayCa } from "../tables.ts";
 import type { Endorser } from "./endorse.ts";
 
 /**
@@ -145,22 +148,37 @@ export function gatewayHosts(publicUrl: string): string[] {
 const GATEWAY_CA: SealPurpose = { label: "bsn-fabric-gateway-ca", fallbackFile: "fabric-gateway-secret" };
 
 /**
- * The gateway's TLS for this deployment: its CA kept under DATA_DIR/fabric-gateway/ (the certificate in clear, the
- * key sealed with the server secret; made on first start), and a new server certificate for `hosts` at each start.
- * `caPem` is what a client pins (the access kit ships it).
+ * The gateway's TLS for this deployment: its CA in `fabric_gateway_ca` (the certificate in clear, the key sealed with
+ * the server secret; made on first start, or copied once from DATA_DIR/fabric-gateway/ where an earlier version kept
+ * it), so every process that may run the peer presents the same CA (docs/decisions/099); and a new server
+ * certificate for `hosts` at each start. `caPem` is what a client pins (the access kit ships it).
  */
-export async function loadGatewayTls(env: BackendEnv, hosts: string[], now: Date): Promise<Pem & { caPem: string }> {
-  const dir = path.join(env.dataDir, "fabric-gateway");
-  const certFile = path.join(dir, "tls-ca.pem");
-  const keyFile = path.join(dir, "tls-ca.key.sealed");
-  let ca: Pem;
-  if (existsSync(certFile) && existsSync(keyFile)) {
-    ca = { certPem: readFileSync(certFile, "utf8"), keyPem: openWith(env, GATEWAY_CA, readFileSync(keyFile, "utf8")) };
-  } else {
-    ca = await newGatewayCa(now);
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(keyFile, sealWith(env, GATEWAY_CA, ca.keyPem), { mode: 0o600 });
-    writeFileSync(certFile, ca.certPem);
+export async function loadGatewayTls(
+  env: BackendEnv,
+  db: Db,
+  hosts: string[],
+  now: Date,
+): Promise<Pem & { caPem: string }> {
+  const stored = async () => (await db.select().from(fabricGatewayCa).where(eq(fabricGatewayCa.id, 1)))[0];
+  let row = await stored();
+  if (!row) {
+    const dir = path.join(env.dataDir, "fabric-gateway");
+    const certFile = path.join(dir, "tls-ca.pem");
+    const keyFile = path.join(dir, "tls-ca.key.sealed");
+    const made =
+      existsSync(certFile) && existsSync(keyFile)
+        ? {
+            certPem: readFileSync(certFile, "utf8"),
+            keyPem: openWith(env, GATEWAY_CA, readFileSync(keyFile, "utf8")),
+          }
+        : await newGatewayCa(now);
+    // Two processes starting at once: the first row stays, and both use it.
+    await db
+      .insert(fabricGatewayCa)
+      .values({ id: 1, certificatePem: made.certPem, keySealed: sealWith(env, GATEWAY_CA, made.keyPem) })
+      .onConflictDoNothing();
+    row = (await stored())!;
   }
+  const ca = { certPem: row.certificatePem, keyPem: openWith(env, GATEWAY_CA, row.keySealed) };
   return { ...(await issueServerCertificate(ca, hosts, now)), caPem: ca.certPem };
 }

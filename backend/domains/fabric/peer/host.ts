@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, inArray, like, lt } from "drizzle-orm";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
+import type { FileStore } from "#backend/kit/storage.ts";
 import type { FabricPeer } from "../peer-api.ts";
 import { fabricBlocks, fabricChaincodes, fabricTxs } from "../tables.ts";
 import { endorsedEnvelope } from "./blocks.ts";
@@ -69,6 +71,10 @@ export class FabricHost {
     dataDir: string,
     private readonly now: () => Date,
     private readonly options: HostOptions = DEFAULT_HOST,
+    /** Where each installed package's zip is kept, for a process that takes the peer over (docs/decisions/099). */
+    private readonly files?: FileStore,
+    /** With several processes on one database: throws unless this one still holds the peer's lease. */
+    private readonly fence?: (tx: Tx) => Promise<void>,
   ) {
     this.fabricDir = path.join(dataDir, "fabric");
     this.sweeper = setInterval(() => void this.sweep(), Math.min(30_000, options.idleMs));
@@ -91,18 +97,45 @@ export class FabricHost {
     if (!ledger) {
       ledger = (async () => {
         const [row] = await this.db
-          .select({ name: fabricChaincodes.name, version: fabricChaincodes.version })
+          .select({
+            name: fabricChaincodes.name,
+            version: fabricChaincodes.version,
+            digest: fabricChaincodes.digest,
+            packageFileId: fabricChaincodes.packageFileId,
+          })
           .from(fabricChaincodes)
           .where(eq(fabricChaincodes.channel, channel))
           .orderBy(desc(fabricChaincodes.installedAt))
           .limit(1);
-        if (row && !this.current.has(channel)) this.current.set(channel, row);
-        return ChannelLedger.open(this.db, channel, this.now);
+        if (row && !this.current.has(channel)) {
+          await this.restorePackage(channel, row);
+          this.current.set(channel, { name: row.name, version: row.version });
+        }
+        return ChannelLedger.open(this.db, channel, this.now, this.fence);
       })();
       this.ledgers.set(channel, ledger);
       ledger.catch(() => this.ledgers.delete(channel));
     }
     return ledger;
+  }
+
+  /**
+   * A package installed by another process (the peer's previous holder, maybe on another host) is unpacked here from
+   * its zip in the file store, checked against the digest recorded at install.
+   */
+  private async restorePackage(
+    channel: string,
+    row: { name: string; version: string; digest: string; packageFileId: number | null },
+  ): Promise<void> {
+    const dir = this.packageDir(channel, row.name, row.version);
+    if (existsSync(dir) || row.packageFileId === null || !this.files) return;
+    const file = await this.files.read(this.db, row.packageFileId);
+    if (!file || digestOf(file.bytes) !== row.digest) {
+      console.error(`fabric: the package of ${channel}/${row.name}/${row.version} is missing from the file store`);
+      return;
+    }
+    const check = checkPackage(file.bytes);
+    if (check.ok) await unpack(check.files, dir);
   }
 
   /**
@@ -211,13 +244,22 @@ export class FabricHost {
       throw new ChaincodeRefused([`channel ${input.channel} runs chaincode ${before.name}, not ${input.name}`]);
     if (!existing) {
       await unpack(check.files, this.packageDir(input.channel, input.name, input.version));
-      await this.db.insert(fabricChaincodes).values({
-        channel: input.channel,
-        name: input.name,
-        version: input.version,
-        digest,
-        files: Object.keys(check.files).sort(),
-        installedAt: this.now(),
+      await this.db.transaction(async (tx) => {
+        const stored = await this.files?.put(tx, {
+          name: `${input.channel}-${input.name}-${input.version}.zip`,
+          mime: "application/zip",
+          bytes: input.packageZip,
+          createdAt: this.now(),
+        });
+        await tx.insert(fabricChaincodes).values({
+          channel: input.channel,
+          name: input.name,
+          version: input.version,
+          digest,
+          files: Object.keys(check.files).sort(),
+          installedAt: this.now(),
+          packageFileId: stored?.id ?? null,
+        });
       });
     }
     const upgraded = !!before && before.version !== input.version;
@@ -281,7 +323,11 @@ export class FabricHost {
     await this.db.transaction(async (tx) => {
       await tx.delete(fabricTxs).where(inArray(fabricTxs.channel, channels));
       await tx.delete(fabricBlocks).where(inArray(fabricBlocks.channel, channels));
-      await tx.delete(fabricChaincodes).where(inArray(fabricChaincodes.channel, channels));
+      const gone = await tx
+        .delete(fabricChaincodes)
+        .where(inArray(fabricChaincodes.channel, channels))
+        .returning({ packageFileId: fabricChaincodes.packageFileId });
+      for (const { packageFileId } of gone) if (packageFileId !== null) await this.files?.remove(tx, packageFileId);
     });
     for (const channel of channels)
       if (SAFE.test(channel)) await rm(path.join(this.fabricDir, channel), { recursive: true, force: true });

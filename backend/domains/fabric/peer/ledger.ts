@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { peer as pb } from "@hyperledger/fabric-protos";
-import type { Db } from "#backend/db/client.ts";
+import type { Db, Tx } from "#backend/db/client.ts";
 import type { BlockEvents, CommitStatus, OrderInput } from "../peer-api.ts";
 import { fabricBlocks, fabricTxs } from "../tables.ts";
 import { buildBlock, headerHash, parseBlock } from "./blocks.ts";
@@ -25,11 +25,18 @@ export class ChannelLedger {
     private readonly db: Db,
     readonly channel: string,
     private readonly now: () => Date,
+    /** With several processes on one database: throws unless this one still holds the peer's lease (docs/decisions/099). */
+    private readonly fence?: (tx: Tx) => Promise<void>,
   ) {}
 
   /** The channel's ledger from its log; a channel without one gets its genesis block. */
-  static async open(db: Db, channel: string, now: () => Date): Promise<ChannelLedger> {
-    const ledger = new ChannelLedger(db, channel, now);
+  static async open(
+    db: Db,
+    channel: string,
+    now: () => Date,
+    fence?: (tx: Tx) => Promise<void>,
+  ): Promise<ChannelLedger> {
+    const ledger = new ChannelLedger(db, channel, now, fence);
     const blocks = await db
       .select({ number: fabricBlocks.number, block: fabricBlocks.block })
       .from(fabricBlocks)
@@ -99,6 +106,7 @@ export class ChannelLedger {
     const block = buildBlock(number, this.lastHash, [input.envelope], [code]);
     const committedAt = this.now();
     await this.db.transaction(async (tx) => {
+      await this.fence?.(tx);
       await tx
         .insert(fabricBlocks)
         .values({ channel: this.channel, number, block: Buffer.from(block.serializeBinary()), committedAt });
