@@ -10,6 +10,8 @@
 //   processes, or imports a test module that does, runs in both stages (when unsure, both).
 // - BOTH_STAGES keeps a file of that kind in both stages, for a reason given beside it.
 // - POSTGRES_ONLY files skip themselves without DATABASE_URL: the PGlite stage does not even load them.
+// - PGLITE_ONLY files start servers of their own on the embedded default whatever DATABASE_URL says: run in the
+//   PostgreSQL stage, they would run exactly what the PGlite stage runs (docs/decisions/097).
 // - The chain-facing suites (CHAIN_NODE_SUITES) run on PostgreSQL against real EVM nodes by URL (Hardhat, CHAIN_NODES;
 //   docs/decisions/094) instead of in the PostgreSQL stage, and in the PGlite stage on the embedded engine even when
 //   they only talk over HTTP: each engine is run by each of them once.
@@ -31,6 +33,12 @@ export const BOTH_STAGES = {
 export const POSTGRES_ONLY = {
   // A takeover of the embedded IPFS engine by another host reads its state from the shared store (docs/decisions/096).
   "tests/backend/ipfs-shared.test.ts": "a second host needs a database it can reach",
+};
+
+/** Files whose every test runs on the embedded database whatever the stage's, and why. */
+export const PGLITE_ONLY = {
+  // Its one server is the embedded default (server-process.ts drops DATABASE_URL): a DATA_DIR's own secret is the point.
+  "tests/backend/security-embedded-ticket.test.ts": "a server of its own on the embedded default",
 };
 
 /**
@@ -77,7 +85,8 @@ export function overHttpOnly() {
 }
 
 export function stageExcludes(stage) {
-  if (stage === "postgres") return [...new Set([...embeddedOnly(), ...CHAIN_NODE_SUITES])].sort();
+  if (stage === "postgres")
+    return [...new Set([...embeddedOnly(), ...Object.keys(PGLITE_ONLY), ...CHAIN_NODE_SUITES])].sort();
   if (stage === "pglite")
     return [...overHttpOnly(), ...Object.keys(POSTGRES_ONLY)].filter((f) => !CHAIN_NODE_SUITES.includes(f)).sort();
   if (stage === "chain-nodes") return CHAIN_NODE_SUITES;

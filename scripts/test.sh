@@ -103,9 +103,10 @@ side_by_side "Unit tests" unit \
 # The PGlite run in two halves side by side, each with its own server (tests/backend/global-setup.ts): a backend run
 # keeps about 1.3 cores busy at most (its tests wait for jobs and timers), so three runs on this 2-core machine keep
 # it busy where two left it idle at the end, once the shorter PostgreSQL run had finished (docs/decisions/082).
-# The files a stage skips (scripts/backend-stage-excludes.mjs): those that never reach PostgreSQL skip the PostgreSQL
-# stage (they would run exactly as in the PGlite one, docs/decisions/082); those that only call the suite's server
-# over HTTP skip the PGlite stage (that server on PGlite is what the end-to-end specs drive, docs/decisions/083).
+# The files a stage skips (scripts/backend-stage-excludes.mjs): those that never reach PostgreSQL (their services or
+# servers on an embedded database of their own) skip the PostgreSQL stage (they would run exactly as in the PGlite
+# one, docs/decisions/082 and 097); those that only call the suite's server over HTTP, the security matrix among them,
+# skip the PGlite stage (that server on PGlite is what the end-to-end specs drive, docs/decisions/083 and 097).
 excludes() {
   local file
   while IFS= read -r file; do [ -n "$file" ] && printf -- '--exclude\n%s\n' "$file"; done < <(node scripts/backend-stage-excludes.mjs "$1")

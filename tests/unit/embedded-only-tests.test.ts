@@ -1,5 +1,11 @@
 import { existsSync } from "node:fs";
-import { BOTH_STAGES, CHAIN_NODE_SUITES, POSTGRES_ONLY, stageExcludes } from "../../scripts/backend-stage-excludes.mjs";
+import {
+  BOTH_STAGES,
+  CHAIN_NODE_SUITES,
+  PGLITE_ONLY,
+  POSTGRES_ONLY,
+  stageExcludes,
+} from "../../scripts/backend-stage-excludes.mjs";
 import { embeddedOnly } from "../../scripts/embedded-only-tests.mjs";
 
 /** The PostgreSQL stage skips the backend files that never reach PostgreSQL (docs/decisions/082). */
@@ -36,12 +42,14 @@ describe("the backend files each stage skips", () => {
     const skipped = stageExcludes("pglite");
     expect(skipped).toContain("tests/backend/billing.test.ts");
     expect(skipped).toContain("tests/backend/security-pages.test.ts");
+    // Its server process of its own on the embedded default moved to security-embedded-ticket.test.ts (docs/decisions/097).
+    expect(skipped).toContain("tests/backend/security-matrix.test.ts");
     // Opens services in its own process: both stages.
     expect(skipped).not.toContain("tests/backend/payments.test.ts");
     // Starts server processes: both stages.
     expect(skipped).not.toContain("tests/backend/cluster.test.ts");
-    // Through a test module it imports (security/world.ts and its helpers): both stages when unsure.
-    expect(skipped).not.toContain("tests/backend/security-matrix.test.ts");
+    // Through a test module it imports (fabric-support.ts opens services in-process): both stages when unsure.
+    expect(skipped).not.toContain("tests/backend/test-services.test.ts");
     // Kept in both on purpose (its depth differs by stage).
     for (const file of Object.keys(BOTH_STAGES)) expect(skipped).not.toContain(file);
   });
@@ -55,13 +63,24 @@ describe("the backend files each stage skips", () => {
     }
   });
 
+  it("on PostgreSQL: the files whose servers are the embedded default whatever the stage's database", () => {
+    expect(Object.keys(PGLITE_ONLY)).toContain("tests/backend/security-embedded-ticket.test.ts");
+    for (const file of Object.keys(PGLITE_ONLY)) {
+      expect(existsSync(file), file).toBe(true);
+      expect(stageExcludes("postgres")).toContain(file);
+      expect(stageExcludes("pglite")).not.toContain(file);
+    }
+  });
+
   it("no file is skipped by both stages", () => {
     const postgres = new Set(stageExcludes("postgres"));
     expect(stageExcludes("pglite").filter((f) => postgres.has(f))).toEqual([]);
   });
 
   it("on PostgreSQL: the files that never reach it, and the chain suites (they run there on the chain nodes)", () => {
-    expect(stageExcludes("postgres")).toEqual([...new Set([...embeddedOnly(), ...CHAIN_NODE_SUITES])].sort());
+    expect(stageExcludes("postgres")).toEqual(
+      [...new Set([...embeddedOnly(), ...Object.keys(PGLITE_ONLY), ...CHAIN_NODE_SUITES])].sort(),
+    );
   });
 
   it("the chain suites run on the chain nodes and in the PGlite stage (the embedded engine), each once", () => {
