@@ -107,10 +107,11 @@ const schema = z
     PGLITE_THREAD: z.enum(["worker", "main"]).default("worker"),
     /** Portal processes on one port (server/cluster.js); more than one needs DATABASE_URL (docs/decisions/031). */
     WORKERS: z.coerce.number().int().min(1).max(64).default(1),
-    /** Set by the cluster's primary for each worker, never by hand: "owner" (the embedded engines) or "peer". */
+    /**
+     * Set by the cluster's primary for each worker, never by hand: "owner" (keeps DATA_DIR and contends for the
+     * engines' leases) or "peer" (keeps nothing there and forwards to the engines' holders; docs/decisions/095).
+     */
     BSN_CLUSTER_ROLE: z.enum(["owner", "peer"]).optional(),
-    /** Set by the cluster's primary: the unix socket on which the owner serves the embedded engines to the peers. */
-    BSN_ENGINES_SOCKET: z.string().min(1).optional(),
     /**
      * With DATABASE_URL, where this process answers the embedded engines' calls forwarded by the other portal
      * processes when it holds an engine's lease (docs/decisions/095): host:port, port 0 for a free one.
@@ -181,8 +182,6 @@ const schema = z
       const parsed = parseFilesUrl(env.FILES_URL);
       if ("problem" in parsed) issue("FILES_URL", parsed.problem);
     }
-    if (env.BSN_CLUSTER_ROLE && !env.BSN_ENGINES_SOCKET)
-      issue("BSN_ENGINES_SOCKET", "set by the cluster's primary with BSN_CLUSTER_ROLE");
     if (env.RATE_LIMITS?.trim() === "off" && production)
       issue("RATE_LIMITS", "RATE_LIMITS=off must not be set when NODE_ENV=production");
     if (env.STRIPE_PAYMENT_METHODS !== undefined) {
@@ -322,10 +321,10 @@ export type BackendEnv = {
   /** The embedded database's SQL in its own worker thread (PGLITE_THREAD=worker) or on the main thread. */
   pgliteThread: "worker" | "main";
   /**
-   * In a cluster (WORKERS > 1; docs/decisions/031): this process is the "owner" of the embedded engines (it
-   * holds DATA_DIR's lock and runs the chains) or a "peer" reaching them on the owner's socket. Null: alone.
+   * In a cluster (WORKERS > 1; docs/decisions/031): this process is the "owner" (it holds DATA_DIR's lock and
+   * contends for the engines' leases) or a "peer" (it forwards to their holders, docs/decisions/095). Null: alone.
    */
-  cluster: { role: "owner" | "peer"; enginesSocket: string } | null;
+  cluster: { role: "owner" | "peer" } | null;
   /**
    * With DATABASE_URL: where this process listens for forwarded engine calls, and the address it publishes in an
    * engine's lease for the others (docs/decisions/095); null on the embedded database (one process).
@@ -378,7 +377,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     fabricGateway: fabricGatewayOf(env),
     ipfs: env.IPFS_API_URL ? { kind: "remote", url: env.IPFS_API_URL } : { kind: "embedded" },
     pgliteThread: env.PGLITE_THREAD,
-    cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE, enginesSocket: env.BSN_ENGINES_SOCKET! } : null,
+    cluster: env.BSN_CLUSTER_ROLE ? { role: env.BSN_CLUSTER_ROLE } : null,
     engineLink: env.DATABASE_URL ? engineLinkOf(env.ENGINE_LISTEN, env.ENGINE_URL) : null,
     paymentProvider,
     testMode: paymentProvider === "sandbox",

@@ -1,16 +1,12 @@
 // @ts-check
 /**
  * `WORKERS=N` (docs/decisions/031): N portal processes on one port with node:cluster, against PostgreSQL.
- * The primary serves nothing itself. It forks the first worker as the "owner" of the embedded engines (it
- * takes DATA_DIR's lock, runs the chains and serves them to the others on a unix socket) and, once that one
- * listens, the N-1 "peers". A worker that ends unexpectedly is replaced with the same role. SIGTERM/SIGINT
+ * The primary serves nothing itself. It forks the first worker as the "owner" (it takes DATA_DIR's lock and
+ * contends for the embedded engines' leases like any portal process, docs/decisions/095) and, once that one
+ * listens, the N-1 "peers", which keep nothing under DATA_DIR and forward to the engines' holders. A worker that ends unexpectedly is replaced with the same role. SIGTERM/SIGINT
  * stop the peers first, then the owner (the peers may be waiting on its engines), then the primary.
  */
 import cluster from "node:cluster";
-import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 
 /** A worker replaced more often than this within a minute makes the primary give up (a crash loop). */
 const MAX_RESTARTS_PER_MINUTE = 5;
@@ -39,7 +35,6 @@ export function clusterSize(env) {
  * @param {number} workers
  */
 export function runPrimary(workers) {
-  const enginesSocket = path.join(tmpdir(), `bsn-engines-${process.pid}-${randomBytes(4).toString("hex")}.sock`);
   /** @type {Map<number, "owner" | "peer">} */
   const roles = new Map();
   /** @type {number[]} */
@@ -51,7 +46,6 @@ export function runPrimary(workers) {
   const fork = (role) => {
     const worker = cluster.fork({
       BSN_CLUSTER_ROLE: role,
-      BSN_ENGINES_SOCKET: enginesSocket,
       WORKERS: String(workers),
     });
     roles.set(worker.id, role);
@@ -89,7 +83,6 @@ export function runPrimary(workers) {
 
   /** @param {number} code */
   function finish(code) {
-    rmSync(`${enginesSocket}-chain`, { force: true });
     process.exit(code);
   }
 

@@ -8,11 +8,14 @@ import {
   EngineUnreachableError,
   NotEngineHolderError,
   callLinked,
+  callLinkedStream,
   linkKeys,
   startEngineLink,
   type EngineLinkServer,
+  type EngineLinkStreamRoute,
+  type StreamAnswer,
 } from "./engine-link.ts";
-import type { EngineRoute } from "./engine-socket.ts";
+import type { EngineRoute } from "./engine-calls.ts";
 import { serverSecrets } from "./sealed.ts";
 
 /**
@@ -28,6 +31,8 @@ export type OwnershipHooks = {
   becomePeer: () => Promise<void>;
   /** The holder's answers to the others' calls. */
   answer: EngineRoute;
+  /** The holder's answers to the others' streamed calls (IPFS uploads and downloads), when the engine has any. */
+  stream?: EngineLinkStreamRoute;
 };
 
 /** How long a forwarded call waits for a holder that answers (a takeover takes up to the lease's ttl and a poll). */
@@ -126,7 +131,7 @@ export class EngineOwnership {
         const started = performance.now();
         await this.hooks.becomeOwner();
         this.state = "owner";
-        this.link!.serve(this.engine, this.route);
+        this.link!.serve(this.engine, this.route, this.hooks.stream);
         console.warn(
           `${this.engine} engine: run by this process from now on (opened in ${Math.round(performance.now() - started)} ms)`,
         );
@@ -180,6 +185,38 @@ export class EngineOwnership {
           error instanceof NotEngineHolderError ||
           (error instanceof EngineUnreachableError && (!error.sent || resendable));
         if (!again || Date.now() > until) throw error;
+        this.holderCache = null;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  }
+
+  /**
+   * One streamed call (./engine-link.ts): answered here when this process runs the engine, else forwarded to the
+   * holder. Sent again, as `call` does, while it cannot have run: no holder yet, a process that no longer runs the
+   * engine (409), or one that cannot be reached before any of `body` was read (the link reads it only once the holder
+   * has accepted the call); and a call without a body whenever it is `resendable`. A call whose body was read in part
+   * is never sent again (the bytes are gone): its EngineUnreachableError says `sent`.
+   */
+  async stream(
+    path: string,
+    body: AsyncIterable<Uint8Array> | null,
+    resendable: boolean,
+    signal?: AbortSignal,
+  ): Promise<StreamAnswer> {
+    const until = Date.now() + FORWARD_PATIENCE_MS;
+    for (;;) {
+      if (this.state === "owner") return this.hooks.stream!(path, body ?? (async function* () {})());
+      try {
+        const holder = (this.holderCache ??= (await this.lease!.current()) ?? null);
+        if (!holder) throw new EngineUnreachableError(`no process runs the ${this.engine} engine now`, false);
+        if (holder.holder === this.lease!.me) throw new NotEngineHolderError("this process is taking the engine over");
+        return await callLinkedStream(this.keys, holder.address, this.engine, path, body, { signal });
+      } catch (error) {
+        const again =
+          error instanceof NotEngineHolderError ||
+          (error instanceof EngineUnreachableError && (!error.sent || (resendable && !body)));
+        if (!again || Date.now() > until || signal?.aborted) throw error;
         this.holderCache = null;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }

@@ -9,6 +9,7 @@ import { identity } from "multiformats/hashes/identity";
 import { sha256, sha512 } from "multiformats/hashes/sha2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ipfs from "#backend/domains/ipfs/index.ts";
+import { LeasedIpfs } from "#backend/domains/ipfs/engine/leased.ts";
 import { EmbeddedIpfs } from "#backend/domains/ipfs/engine/embedded.ts";
 import { blobAddressOf, sharedState, UnsupportedHashError } from "#backend/domains/ipfs/engine/shared-state.ts";
 import { ipfsBlocks, ipfsPins } from "#backend/domains/ipfs/tables.ts";
@@ -218,10 +219,13 @@ describe.skipIf(!RUN).each(stores)(
       const cut = `${dir}-cut`;
       cpSync(dir, cut, { recursive: true });
 
-      // The portal of that DATA_DIR started on the shared database: its engine copies the folder in at start.
+      // The portal of that DATA_DIR started on the shared database: its engine copies the folder in when it opens,
+      // which only the holder of the lease does (docs/decisions/098): the other service hands it over first.
+      await second.close();
       const upgraded = await openVueapi("ipfs-shared-disk", { ...env, DATA_DIR: path.dirname(dir) });
-      try {
-        const copyOnce = ipfs.api.engine(upgraded.services) as EmbeddedIpfs;
+      second = upgraded;
+      {
+        const copyOnce = (ipfs.api.engine(upgraded.services) as LeasedIpfs).local!;
         expect(copyOnce.copied).toMatchObject({ blocks: diskBlocks, pins: 2, skipped: 0 });
         expect(existsSync(dir)).toBe(false);
         expect(existsSync(copyOnce.copied!.movedTo)).toBe(true);
@@ -229,8 +233,6 @@ describe.skipIf(!RUN).each(stores)(
         expect(await copyOnce.pins(addedA.cid)).toBe(2);
         expect((await all(copyOnce.cat(addedA.cid))).equals(a)).toBe(true);
         expect((await all(copyOnce.cat(addedB.cid))).equals(b)).toBe(true);
-      } finally {
-        await upgraded.close();
       }
       const services = second.services;
 

@@ -15,11 +15,10 @@ import { identity } from "multiformats/hashes/identity";
 import { createHash } from "node:crypto";
 import { EmbeddedIpfs, importOptions } from "#backend/domains/ipfs/engine/embedded.ts";
 import { blobAddressOf, UnsupportedHashError } from "#backend/domains/ipfs/engine/shared-state.ts";
-import { PeerIpfs, servePeers } from "#backend/domains/ipfs/engine/peer.ts";
 import { NotPinnedError } from "#backend/domains/ipfs/engine/types.ts";
 
 // docs/decisions/039: the embedded IPFS engine on disk (counted pins, shared blocks, failed uploads, the sweep at
-// open) and the same engine reached as a cluster peer over its socket (docs/decisions/031).
+// open). The engine reached from another process over the engine link: tests/backend/ipfs-lease.test.ts.
 
 const MiB = 1024 * 1024;
 const dirs: string[] = [];
@@ -117,34 +116,6 @@ describe("the embedded engine", () => {
     expect((await all(reopened.cat(added.cid))).equals(bytes)).toBe(true);
     expect(await reopened.pins(added.cid)).toBe(1);
     await reopened.close();
-  });
-});
-
-describe("a cluster peer reaches the owner's engine over its socket", () => {
-  it("streams uploads and downloads and answers pins, stats and errors as the engine does", async () => {
-    const env = { cluster: { role: "owner" as const, enginesSocket: path.join(tmp("sock"), "engines") } };
-    const engine = new EmbeddedIpfs(tmp("owner"));
-    await engine.open();
-    const server = await servePeers(env, engine);
-    const peer = new PeerIpfs({ cluster: { role: "peer", enginesSocket: env.cluster.enginesSocket } });
-    const bytes = randomBytes(3 * MiB + 3);
-    const added = await peer.add(chunks(bytes));
-    expect(added).toEqual({ cid: (await helia().addBytes(bytes)).toString(), size: bytes.length });
-    expect((await all(peer.cat(added.cid))).equals(bytes)).toBe(true);
-    expect(
-      (await all(peer.cat(added.cid, { offset: MiB - 5, length: 10 }))).equals(bytes.subarray(MiB - 5, MiB + 5)),
-    ).toBe(true);
-    expect(await peer.stat(added.cid)).toMatchObject({ size: bytes.length, blocks: 5 });
-    await peer.pin(added.cid);
-    expect(await peer.pins(added.cid)).toBe(2);
-    expect(await peer.repoStats()).toEqual(await engine.repoStats());
-    await peer.unpin(added.cid);
-    expect(await peer.unpin(added.cid)).toEqual({ removedBlocks: 5 });
-    await expect(all(peer.cat(added.cid))).rejects.toBeInstanceOf(NotPinnedError);
-    await expect(peer.unpin(added.cid)).rejects.toBeInstanceOf(NotPinnedError);
-    expect(await peer.stat(added.cid)).toBeNull();
-    await new Promise((r) => server.close(r));
-    await engine.close();
   });
 });
 

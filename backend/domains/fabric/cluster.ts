@@ -1,4 +1,4 @@
-import type { EngineRoute } from "#backend/kit/engine-socket.ts";
+import type { EngineRoute } from "#backend/kit/engine-calls.ts";
 import type { BlockEvents, CommitStatus, FabricPeer, OrderInput, ProposalInput, Simulation } from "./peer-api.ts";
 import { ChaincodeRefused, type FabricHost, type InstallInput, type Installed } from "./peer/host.ts";
 import { identityOf, localIdentity, type LocalIdentity } from "./peer/identity.ts";

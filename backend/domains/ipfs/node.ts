@@ -1,22 +1,22 @@
 import { statfs } from "node:fs/promises";
 import path from "node:path";
-import type { Server } from "node:http";
 import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
-import { waitForEngine } from "#backend/kit/engine-socket.ts";
 import { EmbeddedIpfs } from "./engine/embedded.ts";
-import { PeerIpfs, servePeers } from "./engine/peer.ts";
+import { LeasedIpfs } from "./engine/leased.ts";
 import { RemoteIpfs } from "./engine/remote.ts";
+import type { Fence } from "./engine/shared-state.ts";
 import type { IpfsEngine } from "./engine/types.ts";
 import { ipfsBlocks, ipfsFiles } from "./tables.ts";
 
 /**
- * The IPFS engine of this process (docs/decisions/039): embedded, a kubo node with IPFS_API_URL, or in a cluster
- * the owner's engine (docs/decisions/031): the owner opens the embedded engine and serves the peers on
- * `<BSN_ENGINES_SOCKET>-ipfs`. The embedded engine keeps its state under DATA_DIR/ipfs with the embedded
- * database and file store, and in the shared file store and database otherwise (docs/decisions/096).
+ * The IPFS engine of this process (docs/decisions/039): embedded, or a kubo node with IPFS_API_URL. The embedded
+ * engine keeps its state under DATA_DIR/ipfs with the embedded database and file store, and in the shared file store
+ * and database otherwise (docs/decisions/096). With DATABASE_URL, one process among all those on the database runs
+ * it, the holder of the `ipfs` lease, and the others forward their calls to it (docs/decisions/098); a `WORKERS`
+ * cluster's peer workers never take the lease.
  */
-type Node = { engine: IpfsEngine; socket?: Server; opened?: { roots: number; blocks: number; removed: number } };
+type Node = { engine: IpfsEngine; opened?: { roots: number; blocks: number; removed: number } };
 const nodes = new WeakMap<Deps, Node>();
 /** The same by configuration: an audited operator path's handler gets a copy of the deps. */
 const nodesByEnv = new WeakMap<Deps["env"], Node>();
@@ -30,11 +30,15 @@ export function engineOf(deps: Deps): IpfsEngine {
 /**
  * The embedded engine over the state the configuration gives (not opened): on disk under `dir` (DATA_DIR/ipfs)
  * when the file store is DATA_DIR's own, else in the shared file store and database, where a process on
- * another host that takes the engine over finds it.
+ * another host that takes the engine over finds it; its writes fenced by the lease with `fence`.
  */
-export function embeddedEngine(deps: Pick<Deps, "db" | "env" | "files">, dir = path.join(deps.env.dataDir, "ipfs")) {
+export function embeddedEngine(
+  deps: Pick<Deps, "db" | "env" | "files">,
+  dir = path.join(deps.env.dataDir, "ipfs"),
+  fence?: Fence,
+) {
   const blobs = deps.files.blobs;
-  return new EmbeddedIpfs(dir, blobs.kind === "fs" ? undefined : { db: deps.db, blobs });
+  return new EmbeddedIpfs(dir, blobs.kind === "fs" ? undefined : { db: deps.db, blobs, fence });
 }
 
 /** Whether a blob of the file store is one of the embedded engine's blocks (the blob sweep leaves it). */
@@ -60,9 +64,15 @@ export async function startEngine(deps: Deps): Promise<void> {
           .where(and(eq(ipfsFiles.cid, cid)))
       )[0].n;
     node = { engine: new RemoteIpfs(env.ipfs.url, countOf) };
-  } else if (env.cluster?.role === "peer") {
-    await waitForEngine(env, "ipfs", "/repo");
-    node = { engine: new PeerIpfs(env) };
+  } else if (env.engineLink) {
+    // DATABASE_URL: owned through the lease; a cluster's peer worker keeps nothing of its own (docs/decisions/031).
+    const leased = new LeasedIpfs(
+      deps,
+      (fence) => embeddedEngine(deps, undefined, fence),
+      env.cluster?.role !== "peer",
+    );
+    await leased.start();
+    node = { engine: leased };
   } else {
     const engine = embeddedEngine(deps);
     const opened = await engine.open();
@@ -72,7 +82,6 @@ export async function startEngine(deps: Deps): Promise<void> {
       );
     if (opened.removed) console.warn(`ipfs: ${opened.removed} block(s) no pin references were removed at start`);
     node = { engine, opened };
-    if (env.cluster?.role === "owner") node.socket = await servePeers(env, engine);
   }
   nodes.set(deps, node);
   nodesByEnv.set(env, node);
@@ -81,15 +90,18 @@ export async function startEngine(deps: Deps): Promise<void> {
 export async function stopEngine(deps: Deps): Promise<void> {
   const node = nodes.get(deps);
   if (!node) return;
-  await new Promise((resolve) => (node.socket ? node.socket.close(resolve) : resolve(undefined)));
   await node.engine.close();
   nodes.delete(deps);
   nodesByEnv.delete(deps.env);
 }
 
-/** /healthz: the engine, its blocks and bytes, and the free disk under DATA_DIR (embedded). */
+/**
+ * /healthz: the engine, its blocks and bytes, the free disk under DATA_DIR (embedded), and with DATABASE_URL which
+ * process runs it (`holder`: holder, address, epoch, self; null when this process is alone or the node is by URL).
+ */
 export async function engineHealth(deps: Deps): Promise<Record<string, unknown>> {
   const engine = engineOf(deps);
+  const holder = engine instanceof LeasedIpfs ? await engine.holder().catch(() => null) : null;
   try {
     const repo = await engine.repoStats();
     let freeDiskBytes: number | null = null;
@@ -98,9 +110,10 @@ export async function engineHealth(deps: Deps): Promise<Record<string, unknown>>
       freeDiskBytes = Number(fs.bavail) * Number(fs.bsize);
     }
     // Where the embedded engine keeps its blocks and pins: "disk" (DATA_DIR/ipfs) or "shared".
-    const state = engine instanceof EmbeddedIpfs ? engine.stateKind : null;
-    return { engine: engine.kind, ok: true, state, blocks: repo.blocks, bytes: repo.bytes, freeDiskBytes };
+    const state = engine instanceof EmbeddedIpfs || engine instanceof LeasedIpfs ? engine.stateKind : null;
+    return { engine: engine.kind, ok: true, state, blocks: repo.blocks, bytes: repo.bytes, freeDiskBytes, holder };
   } catch (error) {
-    return { engine: engine.kind, ok: false, error: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    return { engine: engine.kind, ok: false, error: message, holder };
   }
 }

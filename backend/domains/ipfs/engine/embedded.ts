@@ -8,7 +8,7 @@ import { CID } from "multiformats/cid";
 import type { Db } from "#backend/db/client.ts";
 import type { BlobStore } from "#backend/kit/blobs/index.ts";
 import { copyFromDisk, type Copied } from "./copy-from-disk.ts";
-import { sharedState } from "./shared-state.ts";
+import { sharedState, type Fence } from "./shared-state.ts";
 import { blockBytes, diskState, type EngineState } from "./state.ts";
 import {
   BadCidError,
@@ -66,13 +66,20 @@ export class EmbeddedIpfs implements IpfsEngine {
   private queue: Promise<unknown> = Promise.resolve();
   private bytes = 0;
 
-  /** On disk under `dir`; with `shared`, in the file store's blobs and the database (`dir` is then only copied in). */
+  /** Whether its writes are fenced by the engine's lease (docs/decisions/098): no other process writes meanwhile. */
+  private readonly fenced: boolean;
+
+  /**
+   * On disk under `dir`; with `shared`, in the file store's blobs and the database (`dir` is then only copied in),
+   * its pins and drops fenced by the lease when `shared.fence` is given.
+   */
   constructor(
     readonly dir: string,
-    shared?: { db: Db; blobs: BlobStore },
+    shared?: { db: Db; blobs: BlobStore; fence?: Fence },
   ) {
+    this.fenced = !!shared?.fence;
     if (shared) {
-      const state = sharedState(shared.db, shared.blobs);
+      const state = sharedState(shared.db, shared.blobs, shared.fence);
       this.shared = { state, db: shared.db };
       this.state = state;
     } else this.state = diskState(dir);
@@ -107,10 +114,11 @@ export class EmbeddedIpfs implements IpfsEngine {
       }
     }
     let removed = 0;
-    // A young block may be an upload under way in another process on the same shared state (until the lease
-    // gives the engine one holder there too, docs/decisions/095): left for a later open.
+    // Unfenced, a young block may be an upload under way in another process that opened the same shared state (the
+    // tests' second engines; docs/decisions/096): left for a later open. Under the lease (docs/decisions/098) no other
+    // process can pin any more, so an unreferenced block is what a cut-short upload left, whatever its age.
     for (const key of [...this.sizes.keys()])
-      if (!this.refs.get(key) && !young.has(key)) removed += await this.removeBlock(key);
+      if (!this.refs.get(key) && (this.fenced || !young.has(key))) removed += await this.removeBlock(key);
     return { roots: this.roots.size, blocks: this.sizes.size, removed };
   }
 

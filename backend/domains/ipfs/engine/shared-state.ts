@@ -89,8 +89,8 @@ export class BlobBlockstore implements Blockstore {
   }
 
   /** Forgets a block by address: its row goes now, its blob with the next sweep (another row may name the same bytes). */
-  async forget(address: string) {
-    await this.db.delete(ipfsBlocks).where(eq(ipfsBlocks.address, address));
+  async forget(address: string, q: Db | Tx = this.db) {
+    await q.delete(ipfsBlocks).where(eq(ipfsBlocks.address, address));
     this.sizes.delete(address);
   }
 
@@ -122,9 +122,24 @@ export class BlobBlockstore implements Blockstore {
   }
 }
 
-/** The shared state over the database and the file store's blobs. */
-export function sharedState(db: Db, blobs: BlobStore): EngineState & { blockstore: BlobBlockstore } {
+/** Inside a write's transaction: throws unless this process holds the engine's lease (EngineLease.fence). */
+export type Fence = (tx: Tx) => Promise<void>;
+
+/**
+ * The shared state over the database and the file store's blobs. With `fence` (the engine owned through its lease,
+ * docs/decisions/098), the writes that take state away or make it count (a pin's count, a block forgotten) run in a
+ * transaction fenced by the lease: a process that lost it cannot pin, unpin or drop a block any more, and a takeover
+ * waits for such a write under way. Writing a block stays unfenced: an unpinned block is acknowledged by no one.
+ */
+export function sharedState(db: Db, blobs: BlobStore, fence?: Fence): EngineState & { blockstore: BlobBlockstore } {
   const blockstore = new BlobBlockstore(db, blobs);
+  const fenced = <T>(work: (q: Db | Tx) => Promise<T>): Promise<T> =>
+    fence
+      ? db.transaction(async (tx) => {
+          await fence(tx);
+          return work(tx);
+        })
+      : work(db);
   return {
     kind: "shared",
     blockstore,
@@ -151,33 +166,34 @@ export function sharedState(db: Db, blobs: BlobStore): EngineState & { blockstor
         after = rows[rows.length - 1]!.key;
       }
     },
-    removeBlock: (key) => blockstore.forget(key),
+    removeBlock: (key) => fenced((q) => blockstore.forget(key, q)),
     async *pins() {
       yield* await db.select({ cid: ipfsPins.cid, count: ipfsPins.count }).from(ipfsPins);
     },
-    async changePin(cid, delta) {
-      if (delta > 0) {
-        const [row] = await db
-          .insert(ipfsPins)
-          .values({ cid, count: 1 })
-          .onConflictDoUpdate({
-            target: ipfsPins.cid,
-            set: { count: sql`${ipfsPins.count} + 1`, updatedAt: sql`now()` },
-          })
+    changePin: (cid, delta) =>
+      fenced(async (q) => {
+        if (delta > 0) {
+          const [row] = await q
+            .insert(ipfsPins)
+            .values({ cid, count: 1 })
+            .onConflictDoUpdate({
+              target: ipfsPins.cid,
+              set: { count: sql`${ipfsPins.count} + 1`, updatedAt: sql`now()` },
+            })
+            .returning({ count: ipfsPins.count });
+          return row!.count;
+        }
+        const [row] = await q
+          .update(ipfsPins)
+          .set({ count: sql`${ipfsPins.count} - 1`, updatedAt: sql`now()` })
+          .where(eq(ipfsPins.cid, cid))
           .returning({ count: ipfsPins.count });
-        return row!.count;
-      }
-      const [row] = await db
-        .update(ipfsPins)
-        .set({ count: sql`${ipfsPins.count} - 1`, updatedAt: sql`now()` })
-        .where(eq(ipfsPins.cid, cid))
-        .returning({ count: ipfsPins.count });
-      if (!row || row.count <= 0) {
-        await db.delete(ipfsPins).where(and(eq(ipfsPins.cid, cid), lte(ipfsPins.count, 0)));
-        return 0;
-      }
-      return row.count;
-    },
+        if (!row || row.count <= 0) {
+          await q.delete(ipfsPins).where(and(eq(ipfsPins.cid, cid), lte(ipfsPins.count, 0)));
+          return 0;
+        }
+        return row.count;
+      }),
     async close() {},
   };
 }

@@ -1,8 +1,8 @@
 /**
  * The IPFS engine (docs/decisions/039): what the ipfs domain asks of an IPFS node, whichever runs it. The
  * embedded one (UnixFS importer and exporter over an on-disk blockstore under DATA_DIR/ipfs), a kubo node or
- * an IPFS Cluster through `kubo-rpc-client` (IPFS_API_URL), or, in a cluster of portal processes, the owner's
- * engine reached over its socket (docs/decisions/031). The same CIDs everywhere: CIDv1, raw leaves, 1 MiB fixed
+ * an IPFS Cluster through `kubo-rpc-client` (IPFS_API_URL), or, among portal processes on one PostgreSQL, the
+ * embedded engine of the holder of its lease reached over the engine link (docs/decisions/098). The same CIDs everywhere: CIDv1, raw leaves, 1 MiB fixed
  * chunks, balanced layout of up to 1024 links per node (Helia's defaults).
  */
 
@@ -20,7 +20,7 @@ export type ByteRange = { offset: number; length?: number };
 
 export interface IpfsEngine {
   /** Which implementation answers (for /healthz). */
-  readonly kind: "embedded" | "remote" | "peer";
+  readonly kind: "embedded" | "remote";
   /**
    * Imports a stream of bytes as one UnixFS file and pins its root once (a count: the same root added twice is
    * pinned twice and needs two unpins). A failed or aborted stream leaves nothing behind.
