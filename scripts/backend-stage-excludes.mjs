@@ -33,6 +33,9 @@ export const BOTH_STAGES = {
 export const POSTGRES_ONLY = {
   // A takeover of the embedded IPFS engine by another host reads its state from the shared store (docs/decisions/096).
   "tests/backend/ipfs-shared.test.ts": "a second host needs a database it can reach",
+  // Two processes on one database, each engine run by the holder of its lease (docs/decisions/099).
+  "tests/backend/takeover-engines.test.ts": "two processes share engines only on a database both reach",
+  "tests/backend/engine-sends.test.ts": "two processes share the chains only on a database both reach",
 };
 
 /** Files whose every test runs on the embedded database whatever the stage's, and why. */
