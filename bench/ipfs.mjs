@@ -8,7 +8,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { benchDir, children, demoToken, root, serve, stop, vueapi } from "./servers.mjs";
+import { benchDir, children, benchIpfsService, demoToken, root, serve, stop } from "./servers.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Downloads in parallel (each a whole 16 MB file); uploads in parallel. */
@@ -81,29 +81,7 @@ async function main() {
     // production server over the same data.
     const setup = await serve({ ...common, NODE_ENV: "test", TEST_CAPTCHA: "BENCH1", TEST_FIXTURES: "1" });
     const token = await demoToken(setup.base, "democompany");
-    await vueapi(setup.base, "/test/fixtures", { grantCents: 1_000_000 }, token);
-    // The demo account's unpaid traffic bills block IPFS (SPEC §5): paid first, from the granted balance.
-    const due = await vueapi(setup.base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
-    if (due.bills.length)
-      await vueapi(
-        setup.base,
-        "/sys/system/clientInfo/h5billPayMany",
-        { billIds: due.bills.map((b) => b.billId), idempotencyKey: `bench-pay-${Date.now()}` },
-        token,
-      );
-    const [gateway] = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
-    const service = await vueapi(
-      setup.base,
-      "/sys/ipfsBusiness/ipfs/create",
-      {
-        name: `bench ${Date.now()}`,
-        storeUnit: 1024,
-        orgIds: [gateway.orgId],
-        idempotencyKey: `bench-ipfs-${Date.now()}`,
-      },
-      token,
-    );
-    const keyOf = (kind) => service.keys.find((k) => k.kind === kind).apiKey;
+    const { gateway, keyOf } = await benchIpfsService(setup.base, token, "bench-ipfs");
     await stop(setup.child);
 
     const product = await serve({ ...common, NODE_ENV: "production" });

@@ -73,3 +73,32 @@ export async function demoToken(base, username, captcha = "BENCH1") {
   const { token } = await vueapi(base, "/main/user/login", { username, password: "Demo12!@pass", captchaKey, captcha });
   return token;
 }
+
+/**
+ * A new IPFS service of democompany on a test server (TEST_FIXTURES): a balance granted, the account's unpaid
+ * traffic bills paid first (they block IPFS, SPEC §5), one gateway. Answers the gateway and the service's keys by kind.
+ */
+export async function benchIpfsService(base, token, label) {
+  await vueapi(base, "/test/fixtures", { grantCents: 1_000_000 }, token);
+  const due = await vueapi(base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
+  if (due.bills.length)
+    await vueapi(
+      base,
+      "/sys/system/clientInfo/h5billPayMany",
+      { billIds: due.bills.map((b) => b.billId), idempotencyKey: `${label}-pay-${Date.now()}` },
+      token,
+    );
+  const [gateway] = await vueapi(base, "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
+  const service = await vueapi(
+    base,
+    "/sys/ipfsBusiness/ipfs/create",
+    {
+      name: `${label} ${Date.now()}`,
+      storeUnit: 1024,
+      orgIds: [gateway.orgId],
+      idempotencyKey: `${label}-${Date.now()}`,
+    },
+    token,
+  );
+  return { gateway, keyOf: (kind) => service.keys.find((k) => k.kind === kind).apiKey };
+}

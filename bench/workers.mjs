@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { ethCallBody, keyedChain } from "./keyed-chain.mjs";
-import { benchDir, demoToken, vueapi } from "./servers.mjs";
+import { benchDir, benchIpfsService, demoToken } from "./servers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -114,28 +114,7 @@ async function prepare(common) {
   const { setup, apiKey, address } = await keyedChain({ dataDir, secret: common.SESSION_SECRET });
   const cookie = await logIn(setup.base, "BENCH1");
   const token = await demoToken(setup.base, "democompany");
-  await vueapi(setup.base, "/test/fixtures", { grantCents: 1_000_000 }, token);
-  const due = await vueapi(setup.base, "/sys/system/clientInfo/h5billDue", { payType: 1 }, token);
-  if (due.bills.length)
-    await vueapi(
-      setup.base,
-      "/sys/system/clientInfo/h5billPayMany",
-      { billIds: due.bills.map((b) => b.billId), idempotencyKey: `bench-w-pay-${Date.now()}` },
-      token,
-    );
-  const [gateway] = await vueapi(setup.base, "/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}, token);
-  const service = await vueapi(
-    setup.base,
-    "/sys/ipfsBusiness/ipfs/create",
-    {
-      name: `bench w ${Date.now()}`,
-      storeUnit: 1024,
-      orgIds: [gateway.orgId],
-      idempotencyKey: `bench-w-${Date.now()}`,
-    },
-    token,
-  );
-  const keyOf = (kind) => service.keys.find((k) => k.kind === kind).apiKey;
+  const { gateway, keyOf } = await benchIpfsService(setup.base, token, "bench-w");
   const uploaded = await fetch(`${setup.base}${gateway.gatewayPath}/upload`, {
     method: "POST",
     headers: { Authorization: `Bearer ${keyOf("upload")}`, "X-File-Name": "bench.bin" },
