@@ -31,6 +31,8 @@ if (size.workers > 1 && cluster.isPrimary) {
 async function serve() {
   /** How long the requests under way may take after SIGTERM before their connections are closed. */
   const SHUTDOWN_GRACE_MS = 25_000;
+  /** How long an idle keep-alive connection stays open. */
+  const KEEP_ALIVE_MS = 65_000;
 
   // Read before the build starts anything: a wrong TRUST_PROXY stops the process at once.
   const trustProxy = parseTrustProxy(process.env.TRUST_PROXY);
@@ -54,6 +56,11 @@ async function serve() {
   let stopping = false;
   const app = createApp({ build, mode, isStopping: () => stopping, trustProxy });
   const server = createServer(app);
+  // An idle keep-alive connection stays open longer than the clients and load balancers in front of us keep theirs
+  // (60 s is the common idle timeout): with Node's 5 s a client reusing a socket just as the server closed it got
+  // ECONNRESET, and a load balancer a 502 (docs/decisions/100). The headers' timeout must be above it.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
 
   const port = Number(process.env.PORT || 3000);
   const host = process.env.HOST || undefined;
