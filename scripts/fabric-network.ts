@@ -15,12 +15,8 @@ import { createPrivateKey, randomBytes, timingSafeEqual, X509Certificate } from 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage } from "node:http";
 import path from "node:path";
-import { readBackendEnv } from "#backend/env.ts";
-import { createVueapi } from "#backend/index.ts";
-import fabric, { ChaincodeRefused } from "#backend/domains/fabric/index.ts";
-import { mspResolver, type ChannelMsp } from "#backend/domains/fabric/gateway/resolve.ts";
-import { startGateway } from "#backend/domains/fabric/gateway/server.ts";
-import { issueServerCertificate, newGatewayCa, type Pem } from "#backend/domains/fabric/gateway/tls.ts";
+import type { ChannelMsp } from "#backend/domains/fabric/gateway/resolve.ts";
+import type { Pem } from "#backend/domains/fabric/gateway/tls.ts";
 
 const USAGE = `Usage: npm run fabric-network -- <command>
   serve [--dir D] [--port N] [--host H] [--msp-id ID]
@@ -63,6 +59,7 @@ async function networkCa(dir: string): Promise<Pem> {
   const keyFile = path.join(dir, "network-ca.key");
   if (existsSync(certFile) && existsSync(keyFile))
     return { certPem: readFileSync(certFile, "utf8"), keyPem: readFileSync(keyFile, "utf8") };
+  const { newGatewayCa } = await import("#backend/domains/fabric/gateway/tls.ts");
   const ca = await newGatewayCa(new Date());
   writeFileSync(keyFile, ca.keyPem, { mode: 0o600 });
   writeFileSync(certFile, ca.certPem);
@@ -81,6 +78,22 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 }
 
 async function serve(o: Options) {
+  // The backend is loaded by `serve` only: an admin command is one HTTP call, and loading the backend (its whole module
+  // graph compiled by tsx) cost it about 9 CPU-seconds (docs/decisions/101).
+  const [
+    { readBackendEnv },
+    { createVueapi },
+    { default: fabric, ChaincodeRefused },
+    { mspResolver },
+    { startGateway },
+  ] = await Promise.all([
+    import("#backend/env.ts"),
+    import("#backend/index.ts"),
+    import("#backend/domains/fabric/index.ts"),
+    import("#backend/domains/fabric/gateway/resolve.ts"),
+    import("#backend/domains/fabric/gateway/server.ts"),
+  ]);
+  const { issueServerCertificate } = await import("#backend/domains/fabric/gateway/tls.ts");
   const dir = path.resolve(o.dir);
   mkdirSync(path.join(dir, "data"), { recursive: true });
   const channelsFile = path.join(dir, "channels.json");
