@@ -72,6 +72,14 @@ function claim(key: string): (() => void) | null {
   return () => rmSync(file, { force: true });
 }
 
+/**
+ * Claims a page state for an analysis the test itself forces (e2e/accessibility.spec.ts), before it opens the page:
+ * no watch analyses that state again in this run, in that test or another, as the forced analysis is the run's.
+ */
+export function reserve(state: Pick<PageState, "lang" | "path" | "params" | "error">) {
+  if (MODE !== "off") claim(keyOf(state));
+}
+
 async function run(page: Page): Promise<Awaited<ReturnType<AxeBuilder["analyze"]>>> {
   return new AxeBuilder({ page }).analyze();
 }

@@ -1,6 +1,15 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { activationLink, CAPTCHA, decideInQueue, logIn, PASSWORD, uniqueUser, waitForMail } from "./support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import {
+  activationLink,
+  CAPTCHA,
+  decideInQueue,
+  PASSWORD,
+  signInOverHttp,
+  uniqueUser,
+  waitForMail,
+} from "./support.ts";
 
 // Enterprise certification reviewed by operations (issue 31 item 3; docs/decisions/071), with JavaScript on and
 // off: an enterprise registers (pending review), an operator rejects it with a reason, the user reads the reason
@@ -64,7 +73,7 @@ test("an enterprise's certification is rejected with a reason, submitted again a
   const userName = uniqueUser(testInfo, "cert");
   const company = `Cert ${userName} Ltd`;
   await enterprise(page.request, userName, company);
-  await logIn(page, userName, PASSWORD);
+  await signInOverHttp(page, userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\//);
   await page.goto(PAGE);
   await expect(page.getByTestId("cert-state")).toHaveText("Pending review");
@@ -74,7 +83,7 @@ test("an enterprise's certification is rejected with a reason, submitted again a
   const item = () =>
     operator.getByTestId("cert-review").filter({ has: operator.getByRole("heading", { name: company }) });
   try {
-    await logIn(operator, "demooperator", "Demo12!@pass");
+    await logInAs(operator, OPERATOR.userName, OPERATOR.password);
     await expect(operator).toHaveURL(/\/g\/home\//);
     await operator.goto(QUEUE);
     if (javaScriptEnabled) await ready(operator);

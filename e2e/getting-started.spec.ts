@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures.ts";
 import { api, apiToken } from "./services-support.ts";
-import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue 30 items 13 and 15a: a new account's getting-started checklist ticks as steps are done and is hidden
 // for good; the JSON-RPC guide shows this server's endpoints with a Copy control. JavaScript on and off.
@@ -10,7 +10,7 @@ test("a new account's checklist ticks as its steps are done, and hides when aske
   request,
 }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "gst"));
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   const list = page.getByTestId("checklist");
   await expect(list).toBeVisible();

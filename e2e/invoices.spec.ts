@@ -1,9 +1,12 @@
 import type { APIRequestContext, Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { CAPTCHA, createActiveUser, decideInQueue, logIn, uniqueUser } from "./support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { CAPTCHA, createActiveUser, decideInQueue, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue "Account centre and finance" §Invoices: titles, addresses, an application on two bills, operator
 // approval and delivery, a rejection with comments, and bad input kept. Runs with JavaScript on and off.
+// Nobody here signs in through the login page (e2e/login-*.spec.ts and e2e/operator-auth.spec.ts test it): the
+// user by the form posted over HTTP, the operator with the run's saved session (e2e/services-support.ts).
 
 async function vueapi(request: APIRequestContext, p: string, data: unknown, token?: string) {
   const res = await request.post(`/vueapi${p}`, { data, headers: token ? { Authorization: `Bearer ${token}` } : {} });
@@ -44,10 +47,7 @@ async function operatorPage(browser: Browser, testInfo: TestInfo): Promise<Page>
     locale: "en-US",
   });
   const page = await context.newPage();
-  await page.goto("/g/main/Login/Logins");
-  if (javaScriptEnabled) await ready(page);
-  await logIn(page, "demooperator", "Demo12!@pass");
-  await expect(page).toHaveURL(/\/g\/home\/index$/);
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
   return page;
 }
 
@@ -68,7 +68,7 @@ test("a user adds a title and an address, applies on two bills; the operator app
   test.setTimeout(120_000);
   const js = testInfo.project.use.javaScriptEnabled !== false;
   const user = await userWithBills(request, testInfo, "inv", [1250, 2000, 500]);
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 
   await page.getByRole("link", { name: "Invoices", exact: true }).first().click();
@@ -200,7 +200,7 @@ test("an operator rejects with comments; the user sees them and the amount is ba
   await expect(op.getByTestId("flash")).toContainText("The application was rejected");
   await op.context().close();
 
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/Invoices?status=3");
   await expect(page.getByTestId("invoiceable-amount")).toHaveText("$8.00");
@@ -211,7 +211,7 @@ test("an operator rejects with comments; the user sees them and the amount is ba
 
 test("bad input is explained and what was typed is kept", async ({ page, request }, testInfo) => {
   const user = await userWithBills(request, testInfo, "bad", [300]);
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 
   await page.goto("/g/home/userCenter/Invoices/Titles?form=new");
@@ -262,7 +262,7 @@ test("deleting a title asks first", async ({ page, request }, testInfo) => {
     { titleType: "1", title: "Temporary title" },
     user.token,
   );
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/Invoices/Titles");
   await page.getByRole("link", { name: "Delete", exact: true }).click();
@@ -300,7 +300,7 @@ test("a bill invoiced meanwhile from another tab is refused at the selection, an
   );
   const bills = await vueapi(request, "/sys/system/invoiceAccountTrade/h5queryInvoiceableBills", {}, user.token);
   const billId = String(bills.bills[0].billId);
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto(`/g/home/userCenter/Invoices/Add?step=confirm&billIds=${billId}`);
   await page.getByLabel("Remark").fill("Keep me too");

@@ -1,6 +1,6 @@
 import { expect, ready, test } from "./fixtures.ts";
 import { api, apiToken } from "./services-support.ts";
-import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue 30 item 8: labels say what things are, in both languages: a one-off bill is not "Monthly", a table
 // names UTC+8 once in its header, and money in messages is in the page language's currency format.
@@ -23,7 +23,7 @@ test("one-off bills are one-off, times name their zone once, and a message's amo
     },
     token,
   );
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 
   await page.goto("/g/home/userCenter/MyBills");

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures.ts";
 import { api } from "./services-support.ts";
-import { CAPTCHA, createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { CAPTCHA, createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 // SPEC §2 MessageCenter: read and unread messages, mark one or all read, the unread count in the top bar.
 test("messages are marked read one by one or all at once, and the top bar's count follows", async ({
@@ -31,7 +31,7 @@ test("messages are marked read one by one or all at once, and the top bar's coun
     );
   }
 
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await expect(page.getByTestId("unread-count")).toContainText("3");
   await page.goto("/g/home/userCenter/MessageCenter?status=unread");
@@ -66,7 +66,7 @@ test("a message links to the bill it is about; the welcome links to nothing", as
     token,
   );
 
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/MessageCenter");
   const paid = page.getByTestId("message").filter({ hasText: "$1.50" });

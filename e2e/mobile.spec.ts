@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, logIn, PASSWORD, uniqueUser, waitForMail, mailsTo } from "./support.ts";
+import { createActiveUser, mailsTo, PASSWORD, signInOverHttp, uniqueUser, waitForMail } from "./support.ts";
 
 /*
  * SPEC §2 on a phone (issue 16): the public header collapses behind a menu button; the landing page's
@@ -72,7 +72,7 @@ test("a console page on a phone is the desktop-only page: language, log in, a ma
 
 test("signed in on a phone, the desktop-only page offers Log out", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "mlo"));
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   const only = page.getByTestId("desktop-only");
   await expect(only).toBeVisible();

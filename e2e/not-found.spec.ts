@@ -1,5 +1,5 @@
 import { expect, ready, test } from "./fixtures.ts";
-import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue 30 item 10 (docs/decisions/066): inside the console a not-found keeps the shell and its menu, says
 // what was not found and links to its list; unknown paths outside the console still go to the landing page.
@@ -9,7 +9,7 @@ test("an unknown id on a known console page is not found inside the shell, with 
   javaScriptEnabled,
 }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "nf"));
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
 
   const res = await page.goto("/g/home/DDC/Detail?ddcId=987654321");

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { createActiveUser, logIn, uniqueUser } from "./support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue "Hardening" (docs/decisions/019): a provider's signed word whose amount differs from the checkout
 // holds the payment: the user sees it in review, an operator credits the checkout's amount. The sandbox's
@@ -42,7 +43,7 @@ test("a payment whose provider amount differs is in review until an operator cre
   baseURL,
 }, testInfo) => {
   const user = await createActiveUser(page.request, uniqueUser(testInfo, "rev"));
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\//);
   await page.goto(RECHARGE);
   await page.getByLabel("Bank card (UnionPay accepted)").check();
@@ -63,7 +64,7 @@ test("a payment whose provider amount differs is in review until an operator cre
   const context = await browser.newContext({ javaScriptEnabled, baseURL, locale: "en-US" });
   const operator = await context.newPage();
   try {
-    await logIn(operator, "demooperator", "Demo12!@pass");
+    await logInAs(operator, OPERATOR.userName, OPERATOR.password);
     await expect(operator).toHaveURL(/\/g\/home\//);
     await operator.goto("/g/home/operations/PaymentReviews");
     if (javaScriptEnabled) await ready(operator);

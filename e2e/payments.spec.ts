@@ -1,10 +1,13 @@
 import type { Browser, Page, TestInfo } from "@playwright/test";
 import { expect, ready, test } from "./fixtures.ts";
-import { createActiveUser, logIn, rowMenuItem, uniqueUser } from "./support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, rowMenuItem, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue "Account centre and finance", payments (docs/decisions/007): recharge through the sandbox
 // provider's hosted checkout, a declined card, a withdrawal approved by an operator, an offline
 // remittance confirmed by an operator. Runs with JavaScript on and off.
+// Nobody here signs in through the login page (e2e/login-*.spec.ts and e2e/operator-auth.spec.ts test it): the
+// user by the form posted over HTTP, the operator with the run's saved session (e2e/services-support.ts).
 
 const RECHARGE = "/g/home/userCenter/MyAccount/Recharge";
 const WITHDRAW = "/g/home/userCenter/MyAccount/Withdraw";
@@ -13,7 +16,7 @@ const WITHDRAWABLE_MSG = "The amount is more than the withdrawable amount.";
 async function freshUser(page: Page, testInfo: TestInfo, prefix: string) {
   const userName = uniqueUser(testInfo, prefix);
   const user = await createActiveUser(page.request, userName);
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\//);
   return user;
 }
@@ -38,8 +41,7 @@ async function rechargeByCard(page: Page, amount: string, card: string) {
 async function operatorPage(browser: Browser, javaScriptEnabled: boolean, baseURL: string | undefined) {
   const context = await browser.newContext({ javaScriptEnabled, baseURL, locale: "en-US" });
   const page = await context.newPage();
-  await logIn(page, "demooperator", "Demo12!@pass");
-  await expect(page).toHaveURL(/\/g\/home\//);
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
   return { page, close: () => context.close() };
 }
 

@@ -1,12 +1,12 @@
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, logIn, PASSWORD, uniqueUser } from "./support.ts";
+import { createActiveUser, PASSWORD, signInOverHttp, uniqueUser } from "./support.ts";
 
 test("basic information: required fields are explained, nothing typed is lost, and the change is kept", async ({
   page,
   request,
 }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "prof"));
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/information");
   await expect(page.getByRole("heading", { name: "Basic information" })).toBeVisible();
@@ -31,7 +31,7 @@ test("basic information: required fields are explained, nothing typed is lost, a
 
 test("contacts: add with checks, edit, and delete after confirming", async ({ page, request }, testInfo) => {
   const user = await createActiveUser(request, uniqueUser(testInfo, "cont"));
-  await logIn(page, user.userName, PASSWORD);
+  await signInOverHttp(page, user.userName, PASSWORD);
   await expect(page).toHaveURL(/\/g\/home\/index$/);
   await page.goto("/g/home/userCenter/ContactInformation");
   await expect(page.getByText("No contacts yet.")).toBeVisible();

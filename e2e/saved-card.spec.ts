@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, logIn, uniqueUser } from "./support.ts";
+import { createActiveUser, signInOverHttp, uniqueUser } from "./support.ts";
 
 // SPEC §2 MyAccount/Update, §3 "card (only last 4 digits kept, handled by a card payment provider)",
 // docs/decisions/007 "Saved card": the card is saved at the sandbox provider's hosted page; the portal
@@ -11,7 +11,7 @@ const CARD_PAGE = "/g/home/userCenter/MyAccount/Update";
 
 async function freshUser(page: Page, testInfo: TestInfo, prefix: string) {
   const user = await createActiveUser(page.request, uniqueUser(testInfo, prefix));
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\/index/);
   return user;
 }

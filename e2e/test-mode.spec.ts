@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures.ts";
-import { createActiveUser, logIn, uniqueUser } from "./support.ts";
+import { logInAs, OPERATOR } from "./services-support.ts";
+import { createActiveUser, signInOverHttp, uniqueUser } from "./support.ts";
 
 // Issue "Hardening" (docs/decisions/020): while the sandbox takes the payments (the demo, DEMO=1), every page
 // and the sandbox's own checkout say "test mode — no real money". Runs with JavaScript on and off.
@@ -12,7 +13,7 @@ test("the test-mode banner is on the portal's pages and on the sandbox checkout"
   await expect(page.getByTestId("test-mode-banner")).toContainText("no card is charged");
 
   const user = await createActiveUser(page.request, uniqueUser(testInfo, "tm"));
-  await logIn(page, user.userName, user.password);
+  await signInOverHttp(page, user.userName, user.password);
   await expect(page).toHaveURL(/\/g\/home\//);
   await expect(page.getByTestId("test-mode-banner")).toContainText(BANNER);
 
@@ -32,7 +33,7 @@ test("the banner is translated", async ({ page }) => {
 });
 
 test("operators have the queue of payments in review", async ({ page }) => {
-  await logIn(page, "demooperator", "Demo12!@pass");
+  await logInAs(page, OPERATOR.userName, OPERATOR.password);
   await expect(page).toHaveURL(/\/g\/home\//);
   await page.goto("/g/home/operations");
   await page.getByRole("link", { name: "Payments in review" }).click();
