@@ -81,6 +81,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: "e2e",
+  // The chains' heights the run left, before the web server stops (docs/decisions/103).
+  globalTeardown: "./e2e/global-teardown.ts",
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -66,6 +66,11 @@ const schema = z
      * chain each serves and its treasury key (backend/kit/chain-nodes.ts, docs/decisions/094).
      */
     CHAIN_NODES: z.string().min(1).optional(),
+    /**
+     * With DATABASE_URL: every how many blocks the holder of the embedded chains copies a chain's state into the file
+     * store, from which another host starts before replaying the log's tail (docs/decisions/103); 0: never.
+     */
+    CHAIN_SNAPSHOT_BLOCKS: z.coerce.number().int().min(0).default(500),
     /** One Ethereum JSON-RPC node for every chain instead of the embedded engine (docs/decisions/025, 094). */
     CHAIN_RPC_URL: z.string().url().optional(),
     /** With CHAIN_RPC_URL: the private key of an account funded on that node, the treasury (0x + 64 hex). */
@@ -302,6 +307,8 @@ export type BackendEnv = {
    * (CHAIN_NODES, or CHAIN_RPC_URL as one node serving every chain; docs/decisions/025, 094).
    */
   chain: { kind: "embedded" } | { kind: "nodes"; nodes: ChainNodeConfig[] };
+  /** With DATABASE_URL: blocks between an embedded chain's snapshots (CHAIN_SNAPSHOT_BLOCKS; docs/decisions/103); 0: none. */
+  chainSnapshotBlocks: number;
   /** A connected Fabric network's peer (FABRIC_PEER_ENDPOINT), or null: Go and Java chaincode need one (docs/decisions/052). */
   fabricPeerEndpoint: string | null;
   /**
@@ -371,6 +378,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,
     rateLimits,
     chain: chainOf(env),
+    chainSnapshotBlocks: env.CHAIN_SNAPSHOT_BLOCKS,
     fabricPeerEndpoint: env.FABRIC_PEER_ENDPOINT ?? null,
     fabricNetwork: fabricNetworkOf(env),
     fabricChaincodeTimeoutMs: env.FABRIC_CHAINCODE_TIMEOUT_MS,

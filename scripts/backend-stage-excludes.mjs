@@ -36,6 +36,8 @@ export const POSTGRES_ONLY = {
   // Two processes on one database, each engine run by the holder of its lease (docs/decisions/099).
   "tests/backend/takeover-engines.test.ts": "two processes share engines only on a database both reach",
   "tests/backend/engine-sends.test.ts": "two processes share the chains only on a database both reach",
+  // A chain's snapshot is for another host, which shares only the database (docs/decisions/103).
+  "tests/backend/chain-snapshots.test.ts": "snapshots are written only under the lease, on a database hosts share",
 };
 
 /** Files whose every test runs on the embedded database whatever the stage's, and why. */

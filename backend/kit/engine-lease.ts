@@ -95,13 +95,18 @@ export class EngineLease {
     return true;
   }
 
-  /** Extends the lease this process holds; false when it no longer does (it ended, or another process took it). */
+  /**
+   * Extends the lease this process holds; false when it no longer does (another process took it, or this one gave it
+   * up). A renewal that comes after the end (a slow database, a long pause) still extends it when nobody took it
+   * meanwhile, the row still naming this holder and epoch: no other process ran the engine, so nothing needs
+   * reopening (docs/decisions/103); the fence refused this process's writes in between.
+   */
   private async renew(): Promise<boolean> {
     if (this.epoch === null) return false;
     const started = performance.now();
     const result = await this.db.execute(sql`
       UPDATE engine_leases SET renewed_at = now(), expires_at = now() + ${this.ttlMs}::int * interval '1 millisecond'
-      WHERE engine = ${this.engine} AND holder = ${this.me} AND epoch = ${this.epoch} AND expires_at >= clock_timestamp()
+      WHERE engine = ${this.engine} AND holder = ${this.me} AND epoch = ${this.epoch}
       RETURNING epoch`);
     if (!rowsOf(result).length) return false;
     this.deadline = started + this.ttlMs - this.renewMs / 2;

@@ -113,15 +113,17 @@ export function startWorker(source: WorkerSource, workerData?: unknown): WorkerC
  */
 export function serveWorker(
   ops: Record<string, (...args: never[]) => unknown>,
-  options: { concurrent?: boolean } = {},
+  /** concurrent: every call at once; besideQueue: these operations at once (they only wait for work already begun). */
+  options: { concurrent?: boolean; besideQueue?: readonly string[] } = {},
 ): void {
   const port = parentPort;
   if (!port) throw new Error("serveWorker runs in a worker thread");
   // One queue: each call runs after the previous one ended, so that state is never touched by two at once.
   let queue: Promise<unknown> = Promise.resolve();
   port.on("message", ({ id, op, args }: { id: number; op: string; args: unknown[] }) => {
-    const previous = options.concurrent ? Promise.resolve() : queue;
-    queue = previous.then(async () => {
+    const beside = options.concurrent || options.besideQueue?.includes(op);
+    const previous = beside ? Promise.resolve() : queue;
+    const run = previous.then(async () => {
       try {
         const fn = ops[op];
         if (!fn) throw new Error(`unknown worker call ${op}`);
@@ -134,5 +136,6 @@ export function serveWorker(
         port.postMessage({ id, ok: false, failure: { name: e.name, message: e.message, fields } } satisfies Reply);
       }
     });
+    if (!beside) queue = run;
   });
 }

@@ -83,6 +83,25 @@ describe("the engine lease", () => {
     await a.stop();
   });
 
+  it("a renewal that comes after the end keeps the lease when nobody took it: same epoch, no hook, no reopening", async () => {
+    let lost = 0;
+    const a = new EngineLease(database.db, "t4", "http://a", { ...fast, onLost: async () => void lost++ }, "a");
+    expect(await a.tryAcquire()).toBe(true);
+    // Its end passed before it renewed (a slow database, a long pause), and nobody took it meanwhile.
+    await database.db.execute(
+      sql`UPDATE engine_leases SET expires_at = now() - interval '1 second' WHERE engine = 't4'`,
+    );
+    await expect(database.db.transaction((tx) => a.fence(tx))).rejects.toBeInstanceOf(NotLeaseHolderError);
+    a.start();
+    await sleep(400);
+    expect(lost).toBe(0);
+    expect(a.holding).toBe(true);
+    expect(await a.current()).toMatchObject({ holder: "a", epoch: 1 });
+    await database.db.transaction((tx) => a.fence(tx));
+    await a.stop();
+    await a.release();
+  });
+
   it("a graceful stop hands it over at once; a taker that was waiting gets it at its next poll", async () => {
     let acquired = 0;
     const a = new EngineLease(database.db, "t3", "http://a", { ttlMs: 60_000 }, "a");

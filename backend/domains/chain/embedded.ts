@@ -26,6 +26,7 @@ import {
   transactionByHash,
 } from "./records.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
+import type { ChainSnapshots } from "./snapshots.ts";
 
 /** The priority fee a client is told to pay (eth_maxPriorityFeePerGas): 1 gwei. */
 const PRIORITY_FEE = 1_000_000_000n;
@@ -55,13 +56,19 @@ export class EmbeddedChain implements ChainNode {
     private readonly now: () => Date,
     /** With several processes on one database: throws unless this one still holds the chains' lease (docs/decisions/095). */
     private readonly fence?: (tx: Tx) => Promise<void>,
+    /** With several processes on one database: the chain's snapshots (docs/decisions/103). */
+    private readonly snapshots?: ChainSnapshots,
   ) {}
 
   /** Opens the chain in the worker and brings it to the recorded log (removes unrecorded blocks, replays lost ones). */
-  async open(): Promise<{ removed: number; replayed: number }> {
-    const head = await this.worker.call<Head>("open", this.spec);
+  async open(): Promise<{ removed: number; replayed: number; snapshot?: number }> {
+    let head = await this.worker.call<Head>("open", this.spec);
     const recorded = await recordedHead(this.db, this.spec.chainId);
-    let total = { removed: 0, replayed: 0 };
+    const restored =
+      this.snapshots && recorded && (await this.snapshots.restoreIfBehind(this.spec, head, recorded.number));
+    if (restored) head = restored;
+    let total: { removed: number; replayed: number; snapshot?: number } = { removed: 0, replayed: 0 };
+    if (restored) total.snapshot = restored.number;
     let from = Math.min(head.number, recorded?.number ?? 0);
     for (;;) {
       const missing = await recordedAfter(this.db, this.spec.chainId, from, REPLAY_PAGE);
@@ -71,7 +78,7 @@ export class EmbeddedChain implements ChainNode {
         recorded,
         missing,
       );
-      total = { removed: total.removed + step.removed, replayed: total.replayed + step.replayed };
+      total = { ...total, removed: total.removed + step.removed, replayed: total.replayed + step.replayed };
       if (missing.length < REPLAY_PAGE) break;
       from = missing[missing.length - 1]!.number;
     }
@@ -122,6 +129,8 @@ export class EmbeddedChain implements ChainNode {
               hash: result.block.hash,
               timestamp: result.block.timestamp,
             };
+            // Asked of the engine before the next batch is sealed: the state of this block.
+            this.snapshots?.after(this.spec, result.block.number);
           }
           const refused = new Map(result.refused.map((r) => [r.position, r]));
           let accepted = 0;

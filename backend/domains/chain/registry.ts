@@ -7,7 +7,7 @@ import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 import { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { EmbeddedChain } from "./embedded.ts";
 import { RPC, RpcError } from "./hex.ts";
-import { namedNode, poolNodes, type ChainNodeConfig } from "#backend/kit/chain-nodes.ts";
+import { namedNode, poolNodes } from "#backend/kit/chain-nodes.ts";
 import { NodeFollower } from "./follower.ts";
 import { NodeMap } from "./node-map.ts";
 import { remoteNode } from "./remote.ts";
@@ -25,6 +25,8 @@ import {
 import { addressOf, signAndSend } from "./sign.ts";
 import { answerPeer, deployOn, forwardTo, forwardedNode, receiptOf, type Deployed } from "./registry-calls.ts";
 import { HeldSends, sendThroughHolder } from "./registry-send.ts";
+import type { ChainHealth, Entry, Remote } from "./registry-types.ts";
+import { ChainSnapshots } from "./snapshots.ts";
 
 export type { Deployed } from "./registry-calls.ts";
 
@@ -45,19 +47,7 @@ const DEFAULT_CHAINS = [
   { name: TEST_NETWORK, purpose: "test" },
 ] as const;
 
-export type ChainHealth = { height: number; lastBlockAt: string | null; pending: number };
-
-type Entry = ChainInfo & {
-  node: ChainNode;
-  health: () => ChainHealth | Promise<ChainHealth>;
-  treasuryKey: string;
-  /** On a node by URL: the node's follower (the index), and the node's address (one nonce queue per node). */
-  follower?: NodeFollower;
-  nodeUrl?: string;
-};
-
-/** A configured node: its JSON-RPC client and its follower. */
-type Remote = { config: ChainNodeConfig; node: ReturnType<typeof remoteNode>; follower: NodeFollower };
+export type { ChainHealth } from "./registry-types.ts";
 
 export class ChainRegistry {
   private readonly entries = new Map<string, Entry>();
@@ -237,11 +227,16 @@ export class ChainRegistry {
         this.deps.db,
         this.deps.now,
         this.ownership ? (tx) => this.ownership!.fence(tx) : undefined,
+        this.ownership && this.deps.env.chainSnapshotBlocks > 0
+          ? new ChainSnapshots(this.deps, this.engine(), this.deps.env.chainSnapshotBlocks, (tx) =>
+              this.ownership!.fence(tx),
+            )
+          : undefined,
       );
-      const { removed, replayed } = await embedded.open();
-      if (removed || replayed)
+      const { removed, replayed, snapshot } = await embedded.open();
+      if (removed || replayed || snapshot !== undefined)
         console.warn(
-          `chain ${row.name}: ${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
+          `chain ${row.name}: ${snapshot === undefined ? "" : `started from its snapshot at block ${snapshot}, `}${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
         );
       entry = { ...info, node: embedded, health: () => embedded.health(), treasuryKey };
     }

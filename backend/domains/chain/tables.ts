@@ -66,6 +66,27 @@ export const chainBlocks = pgTable(
   (t) => [primaryKey({ columns: [t.chainId, t.number] }), index("chain_blocks_hash").on(t.hash)],
 );
 
+/**
+ * A chain's engine state at one recorded block, as a stored file (docs/decisions/103): with several processes on one
+ * database, the lease's holder writes one every CHAIN_SNAPSHOT_BLOCKS blocks (the last two are kept), and a holder
+ * whose DATA_DIR is behind starts from the newest one and replays only the log after it.
+ */
+export const chainSnapshots = pgTable(
+  "chain_snapshots",
+  {
+    chainId: integer("chain_id").notNull(),
+    number: bigint("number", { mode: "number" }).notNull(),
+    /** The block's hash: the restored head must have it. */
+    hash: text("hash").notNull(),
+    fileId: integer("file_id").notNull(),
+    /** SHA-256 of the file's bytes (hex), checked before it is read. */
+    sha256: text("sha256").notNull(),
+    entries: integer("entries").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.number] })],
+);
+
 /** The transaction and receipt index (eth_getTransactionByHash, eth_getTransactionReceipt). */
 export const chainTxs = pgTable(
   "chain_txs",

@@ -3,6 +3,8 @@ import path from "node:path";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { startWorker, type WorkerClient } from "#backend/kit/worker.ts";
 import { EmbeddedChain } from "#backend/domains/chain/embedded.ts";
+import { ChainSnapshots } from "#backend/domains/chain/snapshots.ts";
+import type { FileStore } from "#backend/kit/storage.ts";
 import { recordedAfter } from "#backend/domains/chain/records.ts";
 import type { ChainNode, RpcCall } from "#backend/domains/chain/rpc.ts";
 
@@ -61,6 +63,7 @@ export async function bytesUnder(dir: string): Promise<number> {
  */
 export class NetworkRuntime {
   private readonly worker: WorkerClient;
+  private readonly snapshots: ChainSnapshots | undefined;
   private readonly ordererChain: EmbeddedChain;
   private readonly peerChains = new Map<string, EmbeddedChain>();
   private readonly heights = new Map<string, number>();
@@ -78,9 +81,13 @@ export class NetworkRuntime {
     private readonly served: (node: string) => void,
     /** Inside the transaction that records an orderer's block: throws unless this process may write (the lease). */
     fence?: (tx: Tx) => Promise<void>,
+    /** Under the lease: the orderer's snapshots every `every` blocks, from which a new holder's nodes start (docs/decisions/103). */
+    snapshots?: { files: FileStore; every: number },
   ) {
     this.worker = startWorker("backend/domains/chain/dedicated/network.worker.ts");
-    this.ordererChain = new EmbeddedChain(this.chainSpec("orderer"), this.worker, db, now, fence);
+    if (fence && snapshots && snapshots.every > 0)
+      this.snapshots = new ChainSnapshots({ db, now, files: snapshots.files }, this.worker, snapshots.every, fence);
+    this.ordererChain = new EmbeddedChain(this.chainSpec("orderer"), this.worker, db, now, fence, this.snapshots);
   }
 
   private chainSpec(node: string): ChainSpec {
@@ -109,7 +116,9 @@ export class NetworkRuntime {
       const name = `peer-${i}`;
       if (this.peerChains.has(name)) continue;
       const spec = this.chainSpec(name);
-      const head = await this.worker.call<Head>("open", spec);
+      let head = await this.worker.call<Head>("open", spec);
+      // A peer far behind (a new holder's) starts from the orderer's snapshot: the same chain, block for block.
+      head = (await this.snapshots?.restoreIfBehind(spec, head, this.ordererHeight())) ?? head;
       this.peerChains.set(name, new EmbeddedChain(spec, this.worker, this.db, this.now));
       this.heights.set(name, head.number);
     }

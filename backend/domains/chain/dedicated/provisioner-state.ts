@@ -126,6 +126,7 @@ export abstract class ProvisionerState {
       this.deps.now,
       (node) => this.count(entry, node),
       this.ownership ? (tx) => this.ownership!.fence(tx) : undefined,
+      { files: this.deps.files, every: this.deps.env.chainSnapshotBlocks },
     );
     try {
       await runtime.open(entry.row.peers);

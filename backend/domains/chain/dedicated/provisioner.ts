@@ -5,7 +5,14 @@ import { RPC, RpcError } from "#backend/domains/chain/hex.ts";
 import { DEDICATED, NAME, reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
 import { signAndSend } from "#backend/domains/chain/sign.ts";
 import { answerText } from "#backend/domains/chain/rpc.ts";
-import { chainBlocks, chainLogs, chainTxs, chains, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
+import {
+  chainBlocks,
+  chainLogs,
+  chainSnapshots,
+  chainTxs,
+  chains,
+  dedicatedNetworks,
+} from "#backend/domains/chain/tables.ts";
 import { newNetworkCa } from "./ca.ts";
 import { basicHeader, credentialsProblem, hashPassword, type Credentials } from "./credentials.ts";
 import type { DeployInput, GatewayAnswer, NetworkStatus, NodeLimits } from "./types.ts";
@@ -252,6 +259,11 @@ export class EmbeddedProvisioner extends ProvisionerState {
           await tx.delete(chainLogs).where(eq(chainLogs.chainId, chain.chainId));
           await tx.delete(chainTxs).where(eq(chainTxs.chainId, chain.chainId));
           await tx.delete(chainBlocks).where(eq(chainBlocks.chainId, chain.chainId));
+          const snapshots = await tx
+            .delete(chainSnapshots)
+            .where(eq(chainSnapshots.chainId, chain.chainId))
+            .returning({ fileId: chainSnapshots.fileId });
+          for (const { fileId } of snapshots) await this.deps.files.remove(tx, fileId);
           await tx.delete(chains).where(inArray(chains.id, [chain.id]));
         }
       });

@@ -32,7 +32,7 @@ export class EngineChain {
     private readonly common: Common,
     private readonly vm: VM,
     private readonly blockchain: Blockchain,
-    private readonly stores: LevelStore[],
+    readonly stores: LevelStore[], // blocks, state (a snapshot copies them: ../engine.worker.ts)
   ) {}
 
   static async open(spec: ChainSpec): Promise<EngineChain> {

@@ -49,6 +49,21 @@ export class LevelStore implements DB<Key, Value> {
       ),
     );
   }
+  /**
+   * Every key and value as bytes, as the store held them when this was called (a LevelDB iterator reads one
+   * snapshot of the store, whatever is written meanwhile): what a chain snapshot copies (./snapshot-file.ts).
+   */
+  entries(): AsyncIterable<[Uint8Array, Uint8Array]> {
+    return this.level.iterator({ keyEncoding: "view", valueEncoding: "view" }) as AsyncIterable<
+      [Uint8Array, Uint8Array]
+    >;
+  }
+  /** Writes keys and values given as bytes (a snapshot being restored into an empty store). */
+  async putRaw(entries: [Uint8Array, Uint8Array][]): Promise<void> {
+    await this.level.batch(
+      entries.map(([key, value]) => ({ type: "put" as const, key, value, keyEncoding: "view", valueEncoding: "view" })),
+    );
+  }
   shallowCopy(): DB<Key, Value> {
     return new LevelStore(this.level);
   }
