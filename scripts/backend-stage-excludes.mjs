@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Prints the backend test files a stage of the test command skips, one path per line: `pglite` or `postgres`
-// (scripts/test.sh; docs/decisions/082 and 083); `chain-nodes` prints the files the chain-node run takes instead.
+// (scripts/test.sh; docs/decisions/082 and 083); `chain-nodes` prints the files the chain-node run takes instead, and
+// `after-second-half` those of the PostgreSQL run after the second PGlite half (docs/decisions/101).
 //
 // - The PostgreSQL stage skips the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs): run there,
 //   they would run exactly what the PGlite stage runs.
@@ -8,7 +9,10 @@
 //   to the same built server, whose embedded PGlite is what every end-to-end spec drives; they run on PostgreSQL,
 //   the older engine and the one of several processes. A file that opens services in its own process, starts server
 //   processes, or imports a test module that does, runs in both stages (when unsure, both).
-// - BOTH_STAGES keeps a file of that kind in both stages, for a reason given beside it.
+// - BOTH_STAGES keeps a file of that kind in both stages, for a reason given beside it (none now).
+// - AFTER_SECOND_HALF files only talk to the suite's server over HTTP, like those of the PostgreSQL stage, but run on
+//   PostgreSQL in a run of their own after the second (shorter) PGlite half, for the backend runs' balance: neither
+//   stage runs them (docs/decisions/101).
 // - POSTGRES_ONLY files skip themselves without DATABASE_URL: the PGlite stage does not even load them.
 // - PGLITE_ONLY files start servers of their own on the embedded default whatever DATABASE_URL says: run in the
 //   PostgreSQL stage, they would run exactly what the PGlite stage runs (docs/decisions/097).
@@ -23,10 +27,16 @@ import { embeddedOnly } from "./embedded-only-tests.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dir = path.join(root, "tests/backend");
 
-/** Over-HTTP files that run in both stages anyway, and why. */
-export const BOTH_STAGES = {
-  // Its depth differs by stage on purpose: 25 cases a path on PGlite, 8 on PostgreSQL (its own header).
-  "tests/backend/security-fuzz.test.ts": "fuzz depth per stage",
+/** Over-HTTP files that run in both stages anyway, and why. The security fuzzer was one until docs/decisions/101. */
+export const BOTH_STAGES = {};
+
+/**
+ * Over-HTTP files run on PostgreSQL after the second PGlite half instead of in the PostgreSQL stage, and why. The
+ * fuzzer ran in both stages (25 cases a path on PGlite, 8 on PostgreSQL: the same first 8, its cases come from a
+ * fixed seed per path); it runs once, whole (25 cases, every role), on PostgreSQL (docs/decisions/101).
+ */
+export const AFTER_SECOND_HALF = {
+  "tests/backend/security-fuzz.test.ts": "the longest over-HTTP file; the PostgreSQL stage is the backend's longest",
 };
 
 /** Files that only make sense on PostgreSQL (they skip themselves without DATABASE_URL), and why. */
@@ -89,13 +99,21 @@ export function overHttpOnly() {
     .sort();
 }
 
+/** The files of the PostgreSQL run after the second PGlite half. */
+export function afterSecondHalf() {
+  return Object.keys(AFTER_SECOND_HALF).sort();
+}
+
 export function stageExcludes(stage) {
   if (stage === "postgres")
-    return [...new Set([...embeddedOnly(), ...Object.keys(PGLITE_ONLY), ...CHAIN_NODE_SUITES])].sort();
+    return [
+      ...new Set([...embeddedOnly(), ...Object.keys(PGLITE_ONLY), ...CHAIN_NODE_SUITES, ...afterSecondHalf()]),
+    ].sort();
   if (stage === "pglite")
     return [...overHttpOnly(), ...Object.keys(POSTGRES_ONLY)].filter((f) => !CHAIN_NODE_SUITES.includes(f)).sort();
   if (stage === "chain-nodes") return CHAIN_NODE_SUITES;
-  throw new Error(`unknown stage "${stage}" (pglite, postgres or chain-nodes)`);
+  if (stage === "after-second-half") return afterSecondHalf();
+  throw new Error(`unknown stage "${stage}" (pglite, postgres, chain-nodes or after-second-half)`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

@@ -106,7 +106,8 @@ side_by_side "Unit tests" unit \
 # The files a stage skips (scripts/backend-stage-excludes.mjs): those that never reach PostgreSQL (their services or
 # servers on an embedded database of their own) skip the PostgreSQL stage (they would run exactly as in the PGlite
 # one, docs/decisions/082 and 097); those that only call the suite's server over HTTP, the security matrix among them,
-# skip the PGlite stage (that server on PGlite is what the end-to-end specs drive, docs/decisions/083 and 097).
+# skip the PGlite stage (that server on PGlite is what the end-to-end specs drive, docs/decisions/083 and 097); the
+# security fuzzer skips both and runs on PostgreSQL after the second half (docs/decisions/101).
 excludes() {
   local file
   while IFS= read -r file; do [ -n "$file" ] && printf -- '--exclude\n%s\n' "$file"; done < <(node scripts/backend-stage-excludes.mjs "$1")
@@ -127,7 +128,15 @@ backend_pglite_1() {
   backend_chain_nodes || code=$?
   return $code
 }
-backend_pglite_2() { backend_pglite 2; }
+# The second half (the shorter once the fuzzer left it) then runs the security fuzzer, once, whole, on PostgreSQL on a
+# database of its own in the PostgreSQL stage's server: in the PostgreSQL stage it would lengthen the backend's longest
+# run (docs/decisions/101).
+backend_pglite_2() {
+  local code=0
+  backend_pglite 2 || code=$?
+  backend_after_second_half || code=$?
+  return $code
+}
 backend_postgres() {
   # A test database: the test server asks for the demo accounts itself (DEMO=1 in tests/backend/global-setup.ts).
   [ -n "$pg_url" ] || return 1
@@ -162,6 +171,15 @@ backend_chain_nodes() {
   scripts/hardhat-nodes.sh stop "$hardhatdir"
   return $code
 }
+backend_after_second_half() {
+  [ -n "$pg_url" ] || return 1
+  local code=0 files=()
+  mapfile -t files < <(node scripts/backend-stage-excludes.mjs after-second-half)
+  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres after_second_half" || code=1
+  DATABASE_URL=${pg_url%/*}/after_second_half npx vitest run --project backend --reporter=default --reporter=json \
+    --outputFile="$results/backend-after-second-half.json" "${files[@]}" || code=$?
+  return $code
+}
 as_pg_owner() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi; }
 ipfsdir=$(mktemp -d "$TMPDIR/bsn-ipfs.XXXXXX")
 hardhatdir=$(mktemp -d "$TMPDIR/bsn-hardhat.XXXXXX")
@@ -176,16 +194,16 @@ e2e() {
 # other they are the run's two long poles, about 20 minutes each, and the specs spend much of their time waiting
 # for pages, mails and jobs). Not the default yet: its wall time is not measured on an otherwise idle machine, and
 # on a loaded one the three together made specs hit their 60-second timeout.
-# The PostgreSQL server of the backend stages (the PostgreSQL run, and the IPFS node's suites after the first PGlite
-# half); stopped when the run ends. A server that does not start fails the stages that need it.
+# The PostgreSQL server of the backend stages (the PostgreSQL run, the IPFS node's and the chain suites after the first
+# PGlite half, the security fuzzer after the second); stopped when the run ends. A server that does not start fails the stages that need it.
 pg_url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || pg_url=""
 if [ "${E2E_BESIDE_BACKEND:-}" = 1 ]; then
   side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
-    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
+    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2), then the security fuzzer on PostgreSQL" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres "End-to-end (Chromium, JavaScript on and off)" e2e
 else
   side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
-    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2)" backend_pglite_2 \
+    backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2), then the security fuzzer on PostgreSQL" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres
   scripts/pg-throwaway.sh stop "$pgdir"
   stage "End-to-end (Chromium, JavaScript on and off)" e2e

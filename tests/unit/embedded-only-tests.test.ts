@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import {
+  AFTER_SECOND_HALF,
   BOTH_STAGES,
   CHAIN_NODE_SUITES,
   PGLITE_ONLY,
@@ -50,7 +51,7 @@ describe("the backend files each stage skips", () => {
     expect(skipped).not.toContain("tests/backend/cluster.test.ts");
     // Through a test module it imports (fabric-support.ts opens services in-process): both stages when unsure.
     expect(skipped).not.toContain("tests/backend/test-services.test.ts");
-    // Kept in both on purpose (its depth differs by stage).
+    // Kept in both on purpose (none now: the fuzzer ran in both until docs/decisions/101).
     for (const file of Object.keys(BOTH_STAGES)) expect(skipped).not.toContain(file);
   });
 
@@ -72,14 +73,32 @@ describe("the backend files each stage skips", () => {
     }
   });
 
-  it("no file is skipped by both stages", () => {
+  it("no file is skipped by both stages but those the run after the second PGlite half takes", () => {
     const postgres = new Set(stageExcludes("postgres"));
-    expect(stageExcludes("pglite").filter((f) => postgres.has(f))).toEqual([]);
+    expect(stageExcludes("pglite").filter((f) => postgres.has(f))).toEqual(stageExcludes("after-second-half"));
+  });
+
+  it("the security fuzzer runs once, on PostgreSQL after the second PGlite half (docs/decisions/101)", () => {
+    expect(stageExcludes("after-second-half")).toEqual(["tests/backend/security-fuzz.test.ts"]);
+    expect(Object.keys(BOTH_STAGES)).not.toContain("tests/backend/security-fuzz.test.ts");
+    for (const file of Object.keys(AFTER_SECOND_HALF)) {
+      expect(existsSync(file), file).toBe(true);
+      expect(stageExcludes("pglite")).toContain(file);
+      expect(stageExcludes("postgres")).toContain(file);
+      expect(CHAIN_NODE_SUITES).not.toContain(file);
+    }
   });
 
   it("on PostgreSQL: the files that never reach it, and the chain suites (they run there on the chain nodes)", () => {
     expect(stageExcludes("postgres")).toEqual(
-      [...new Set([...embeddedOnly(), ...Object.keys(PGLITE_ONLY), ...CHAIN_NODE_SUITES])].sort(),
+      [
+        ...new Set([
+          ...embeddedOnly(),
+          ...Object.keys(PGLITE_ONLY),
+          ...CHAIN_NODE_SUITES,
+          ...Object.keys(AFTER_SECOND_HALF),
+        ]),
+      ].sort(),
     );
   });
 
