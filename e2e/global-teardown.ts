@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 
 /**
  * After the last spec, before the web server stops: the height of each chain the run left, from /healthz, printed and
- * kept in reports/test-summary/e2e-chains.json. It is the history a new holder of the chains would replay without a
+ * kept in reports/e2e-chains.json (beside, not in, reports/test-summary/, whose every JSON file is a test report). It is the history a new holder of the chains would replay without a
  * snapshot (docs/decisions/103). A server that does not answer is said, not failed: the specs have passed or not.
  */
 export default async function globalTeardown() {
@@ -13,8 +13,8 @@ export default async function globalTeardown() {
     const body = (await res.json()) as { chain?: { chains?: Record<string, { height: number }> } };
     const heights = Object.fromEntries(Object.entries(body.chain?.chains ?? {}).map(([name, c]) => [name, c.height]));
     const total = Object.values(heights).reduce((sum, h) => sum + h, 0);
-    mkdirSync("reports/test-summary", { recursive: true });
-    writeFileSync("reports/test-summary/e2e-chains.json", JSON.stringify({ total, heights }, null, 2));
+    mkdirSync("reports", { recursive: true });
+    writeFileSync("reports/e2e-chains.json", JSON.stringify({ total, heights }, null, 2));
     console.log(
       `The run's chains: ${Object.keys(heights).length}, ${total} blocks in all (the highest ${Math.max(0, ...Object.values(heights))})`,
     );

@@ -67,8 +67,7 @@ export class EmbeddedChain implements ChainNode {
     const restored =
       this.snapshots && recorded && (await this.snapshots.restoreIfBehind(this.spec, head, recorded.number));
     if (restored) head = restored;
-    let total: { removed: number; replayed: number; snapshot?: number } = { removed: 0, replayed: 0 };
-    if (restored) total.snapshot = restored.number;
+    let total = { removed: 0, replayed: 0 };
     let from = Math.min(head.number, recorded?.number ?? 0);
     for (;;) {
       const missing = await recordedAfter(this.db, this.spec.chainId, from, REPLAY_PAGE);
@@ -78,12 +77,12 @@ export class EmbeddedChain implements ChainNode {
         recorded,
         missing,
       );
-      total = { ...total, removed: total.removed + step.removed, replayed: total.replayed + step.replayed };
+      total = { removed: total.removed + step.removed, replayed: total.replayed + step.replayed };
       if (missing.length < REPLAY_PAGE) break;
       from = missing[missing.length - 1]!.number;
     }
     this.lastBlock = await this.worker.call<Head>("head", this.spec.name);
-    return total;
+    return restored ? { ...total, snapshot: restored.number } : total;
   }
 
   /** Height, time of the last block and transactions waiting to be sealed (/healthz). */

@@ -23,6 +23,18 @@ function chainOf(name: string): EngineChain {
   return chain;
 }
 
+/** Closes a chain and removes its stores (before a restore or a reset). */
+async function discard(spec: ChainSpec): Promise<void> {
+  await chains.get(spec.name)?.close();
+  chains.delete(spec.name);
+  rmSync(spec.dir, { recursive: true, force: true });
+}
+
+async function openChain(spec: ChainSpec) {
+  if (!chains.has(spec.name)) chains.set(spec.name, await EngineChain.open(spec));
+  return chainOf(spec.name).head();
+}
+
 // Block tags cross the thread boundary as strings ("latest", or a decimal number).
 const tagOf = (tag: string): BlockTag =>
   tag === "latest" || tag === "earliest" || tag === "pending" ? tag : BigInt(tag);
@@ -37,10 +49,7 @@ const requestOf = (r: Record<string, string | undefined>): CallRequest => ({
 
 serveWorker(
   {
-    async open(spec: ChainSpec) {
-      if (!chains.has(spec.name)) chains.set(spec.name, await EngineChain.open(spec));
-      return chainOf(spec.name).head();
-    },
+    open: openChain,
     head: (name: string) => chainOf(name).head(),
     seal: (name: string, rawTxs: string[], timestamp: number) => chainOf(name).seal(rawTxs, timestamp),
     reconcile: (name: string, head: RecordedBlock | undefined, missing: RecordedBlock[]) =>
@@ -77,9 +86,7 @@ serveWorker(
     },
     /** Replaces the chain's stores by a snapshot file's and opens it again; answers its head. */
     async restore(spec: ChainSpec, file: string) {
-      await chains.get(spec.name)?.close();
-      chains.delete(spec.name);
-      rmSync(spec.dir, { recursive: true, force: true });
+      await discard(spec);
       // The stores' directories as EngineChain.open names them.
       const blocks = await LevelStore.open(path.join(spec.dir, "blocks"));
       const state = await LevelStore.open(path.join(spec.dir, "state"));
@@ -87,23 +94,17 @@ serveWorker(
         await readSnapshotFile(file, { blocks, state });
       } catch (error) {
         // Nothing half-restored is left behind: opened again, the chain starts from its genesis.
-        await blocks.close();
-        await state.close();
+        await Promise.all([blocks.close(), state.close()]);
         rmSync(spec.dir, { recursive: true, force: true });
         throw error;
       }
-      await blocks.close();
-      await state.close();
-      chains.set(spec.name, await EngineChain.open(spec));
-      return chainOf(spec.name).head();
+      await Promise.all([blocks.close(), state.close()]);
+      return openChain(spec);
     },
     /** Starts the chain again from its genesis (a snapshot that gave another block than recorded). */
     async reset(spec: ChainSpec) {
-      await chains.get(spec.name)?.close();
-      chains.delete(spec.name);
-      rmSync(spec.dir, { recursive: true, force: true });
-      chains.set(spec.name, await EngineChain.open(spec));
-      return chainOf(spec.name).head();
+      await discard(spec);
+      return openChain(spec);
     },
     async closeAll() {
       for (const chain of chains.values()) await chain.close();
