@@ -70,6 +70,8 @@ export async function engineHolders(
 export class EngineOwnership {
   /** What this process does with the engine: nothing yet (starting), run it, or forward to its holder. */
   private state: "none" | "owner" | "peer" = "none";
+  /** Stopped (a graceful stop: the engine is closed next, then the lease handed over): calls go to the next holder. */
+  private stopping = false;
   private lease: EngineLease | undefined;
   private link: EngineLinkServer | undefined;
   private readonly keys: Buffer[];
@@ -174,7 +176,14 @@ export class EngineOwnership {
   async call<T>(path: string, body: unknown, resendable: boolean): Promise<T> {
     const until = Date.now() + FORWARD_PATIENCE_MS;
     for (;;) {
-      if (this.state === "owner") return (await this.hooks.answer(path, body)) as T;
+      if (this.state === "owner" && !this.stopping) {
+        try {
+          return (await this.hooks.answer(path, body)) as T;
+        } catch (error) {
+          await this.handedOverDuring(error, resendable);
+          continue;
+        }
+      }
       try {
         const holder = (this.holderCache ??= (await this.lease!.current()) ?? null);
         if (!holder) throw new EngineUnreachableError(`no process runs the ${this.engine} engine now`, false);
@@ -206,7 +215,14 @@ export class EngineOwnership {
   ): Promise<StreamAnswer> {
     const until = Date.now() + FORWARD_PATIENCE_MS;
     for (;;) {
-      if (this.state === "owner") return this.hooks.stream!(path, body ?? (async function* () {})());
+      if (this.state === "owner" && !this.stopping) {
+        try {
+          return await this.hooks.stream!(path, body ?? (async function* () {})());
+        } catch (error) {
+          await this.handedOverDuring(error, resendable && !body);
+          continue;
+        }
+      }
       try {
         const holder = (this.holderCache ??= (await this.lease!.current()) ?? null);
         if (!holder) throw new EngineUnreachableError(`no process runs the ${this.engine} engine now`, false);
@@ -223,6 +239,23 @@ export class EngineOwnership {
     }
   }
 
+  /**
+   * A call answered here failed. When the lease moved on meanwhile (a handover or a takeover stopped the engine under
+   * the call, docs/decisions/106), that is not the engine's answer: a call safe to repeat goes to the new holder
+   * (this returns), and one that may have run is refused as sent but unanswered (the caller's 503), never a 500.
+   * Any other failure is the engine's own answer, thrown as it is.
+   */
+  private async handedOverDuring(error: unknown, resendable: boolean): Promise<void> {
+    // A change of role under way ends first (the engine stops after the role changed).
+    await this.switching;
+    if (this.state === "owner" && !this.stopping) throw error;
+    if (!resendable)
+      throw new EngineUnreachableError(
+        `the ${this.engine} engine moved to another process during the call (${(error as Error).message ?? error})`,
+        true,
+      );
+  }
+
   /** Inside a write's transaction: throws unless this process holds the lease (see EngineLease.fence). */
   fence(tx: Tx): Promise<void> {
     return this.lease!.fence(tx);
@@ -230,6 +263,7 @@ export class EngineOwnership {
 
   /** Stops renewing and taking the lease, and answering the others' calls (the engine is closed next). */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.lease?.stop();
     await this.switching;
     if (this.state === "owner") this.link?.serve(this.engine, null);

@@ -14,6 +14,7 @@ import { operator } from "./security/world.ts";
 import { auditLog } from "#backend/db/tables.ts";
 import { chainNodeMap } from "#backend/domains/chain/tables.ts";
 import { MAP_REFRESH_MS } from "#backend/domains/chain/node-map.ts";
+import { engineHolders } from "#backend/kit/engine-owner.ts";
 
 // docs/decisions/094: the chains on real EVM nodes by URL (CHAIN_NODES), in the test command's chain-node run
 // (four Hardhat nodes, scripts/hardhat-nodes.sh). Without CHAIN_NODES (the other stages) the file skips itself:
@@ -242,6 +243,47 @@ describe.skipIf(!file)("chains on nodes by URL (CHAIN_NODES)", () => {
       await service.close();
     });
   });
+
+  it("two processes on one database send for one treasury at once: one takes every nonce, none is refused", async () => {
+    // docs/decisions/106: each process would otherwise take the node's next nonce itself, and one of two would lose.
+    const databaseUrl = await ownDatabase(process.env.DATABASE_URL);
+    const open = (tag: string) =>
+      openVueapi(`chain-sends-${tag}`, {
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), `bsn-chain-sends-${tag}-`)),
+        DATABASE_URL: databaseUrl,
+        CHAIN_NODES: file,
+        DEMO: "0",
+        PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
+      });
+    const a = await open("a");
+    const b = await open("b");
+    try {
+      // One of the two takes the sends (the first to start), the other forwards them.
+      const held = await Promise.all([a, b].map(async (s) => (await engineHolders(s.services))["chain-sends"]?.self));
+      expect(held).toEqual([true, false]);
+      const addresses = Array.from({ length: 12 }, (_, i) => `0x${(0xc0ffee00 + i).toString(16).padStart(40, "0")}`);
+      const hashes = await Promise.all(
+        addresses.map((address, i) =>
+          chain.api.fund((i % 2 ? a : b).services, "test-network", address, 1000n + BigInt(i)),
+        ),
+      );
+      expect(new Set(hashes).size).toBe(addresses.length);
+      const url = nodes.find((n) => n.chains.includes("test-network"))!.url;
+      for (const [i, address] of addresses.entries()) {
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBalance", params: [address, "latest"] }),
+        });
+        expect(BigInt(((await res.json()) as { result: string }).result), address).toBeGreaterThanOrEqual(
+          1000n + BigInt(i),
+        );
+      }
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  }, 120_000);
 
   it("shows the page to an operator (tab, tables, a move refused with a translated error) without JavaScript", async () => {
     const cookie = await operatorPageLogin();

@@ -15,6 +15,8 @@ import {
   startEngineLink,
   type EngineLinkServer,
 } from "#backend/kit/engine-link.ts";
+import type { Deps } from "#backend/deps.ts";
+import { EngineOwnership, type OwnershipHooks } from "#backend/kit/engine-owner.ts";
 import { ownDatabase } from "./in-process.ts";
 
 /**
@@ -28,10 +30,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("the engine lease", () => {
   let database: Awaited<ReturnType<typeof openDatabase>>;
   let dataDir: string;
+  let env: ReturnType<typeof readBackendEnv>;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "bsn-lease-"));
     const url = await ownDatabase(process.env.DATABASE_URL);
-    database = await openDatabase(readBackendEnv({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir }));
+    env = readBackendEnv({ ...process.env, DATABASE_URL: url, DATA_DIR: dataDir });
+    database = await openDatabase(env);
   }, 60_000);
   afterAll(async () => {
     await database?.close();
@@ -117,6 +121,85 @@ describe("the engine lease", () => {
     await b.stop();
     await b.release();
     expect(await b.current()).toBeNull();
+  });
+
+  /**
+   * A call this process was answering when the engine left it (docs/decisions/106): a graceful stop, or a lease taken
+   * behind its back. The engine's stop fails the call here; that is not the engine's answer, so a call safe to repeat
+   * is answered by the next holder, and one that may have run is refused as sent and unanswered (a 503 to its caller),
+   * never passed on as the engine's error (a 500). An error the engine itself answers stays that error.
+   */
+  describe("calls under way when the engine changes hands", () => {
+    /** A process's engine: `/fail` fails at once; on a's engine `/slow` is answered only by its close (it fails). */
+    const portal = (name: string) => {
+      const underWay = new Set<(error: Error) => void>();
+      const close = () => {
+        for (const fail of underWay) fail(new Error(`${name}'s engine was closed`));
+        underWay.clear();
+      };
+      const hooks: OwnershipHooks = {
+        becomeOwner: async () => undefined,
+        becomePeer: async () => close(),
+        answer: async (p) => {
+          if (p === "/fail") throw Object.assign(new Error("execution reverted"), { code: 3 });
+          if (p === "/slow" && name === "a") return new Promise((_, reject) => underWay.add(reject));
+          return { from: name };
+        },
+      };
+      // Each its own engine link (one per environment) on a free port.
+      const deps = { db: database.db, env: { ...env, engineLink: { host: "127.0.0.1", port: 0, url: null } } };
+      return { ownership: new EngineOwnership(deps as unknown as Deps, "handover-test", hooks, true), close, underWay };
+    };
+    const underWayOn = async (p: { underWay: Set<unknown> }, n: number) => {
+      for (let i = 0; i < 100 && p.underWay.size < n; i++) await sleep(20);
+      expect(p.underWay.size).toBe(n);
+    };
+
+    it("a graceful stop: the read is answered by the next holder, the send is refused as unanswered", async () => {
+      const a = portal("a");
+      const b = portal("b");
+      await a.ownership.start();
+      await b.ownership.start();
+      expect(a.ownership.isOwner).toBe(true);
+      // The engine's own error is the answer while nothing changes.
+      await expect(a.ownership.call("/fail", null, true)).rejects.toThrow("execution reverted");
+      const read = a.ownership.call("/slow", null, true);
+      const send = a.ownership.call("/slow", null, false).catch((error: unknown) => error);
+      await underWayOn(a, 2);
+      // As a domain's close does: stop, close the engine (failing what it was doing), hand the lease over.
+      await a.ownership.stop();
+      a.close();
+      await a.ownership.release();
+      await expect(read).resolves.toEqual({ from: "b" });
+      const refused = await send;
+      expect(refused).toBeInstanceOf(EngineUnreachableError);
+      expect((refused as EngineUnreachableError).sent).toBe(true);
+      expect((refused as Error).message).toMatch(/moved to another process during the call/);
+      expect(b.ownership.isOwner).toBe(true);
+      await b.ownership.stop();
+      await b.ownership.release();
+    }, 30_000);
+
+    it("a lease taken behind the holder's back: its call under way is answered by the new holder", async () => {
+      const a = portal("a");
+      const b = portal("b");
+      await a.ownership.start();
+      await b.ownership.start();
+      expect(a.ownership.isOwner).toBe(true);
+      const read = a.ownership.call("/slow", null, true);
+      await underWayOn(a, 1);
+      // a's end moved into the past, as if it had stalled: b takes it at its next poll, a learns it at its next renewal.
+      await database.db.execute(
+        sql`UPDATE engine_leases SET expires_at = now() - interval '1 second' WHERE engine = 'handover-test'`,
+      );
+      await expect(read).resolves.toEqual({ from: "b" });
+      expect(a.ownership.isOwner).toBe(false);
+      expect(b.ownership.isOwner).toBe(true);
+      await a.ownership.stop();
+      await a.ownership.release();
+      await b.ownership.stop();
+      await b.ownership.release();
+    }, 30_000);
   });
 });
 

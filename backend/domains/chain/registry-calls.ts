@@ -1,7 +1,9 @@
 import { EngineUnreachableError } from "#backend/kit/engine-link.ts";
+import { NotLeaseHolderError } from "#backend/kit/engine-lease.ts";
 import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { RPC, RpcError } from "./hex.ts";
 import { NODE_UNAVAILABLE } from "./remote.ts";
+import type { ChainHealth, Entry } from "./registry-types.ts";
 import type { ChainNode, RpcCall } from "./rpc.ts";
 
 /** What the chain registry does through its public calls alone: deploys, receipts, and the holder's answers. */
@@ -83,17 +85,55 @@ export async function forwardTo<T>(
   }
 }
 
+const sends = (call: RpcCall) => call.method === "eth_sendRawTransaction" || call.method === "eth_sendTransaction";
+
 /** A chain run by the holder: each call forwarded there; one that sends a transaction is never sent twice. */
 export function forwardedNode(ownership: EngineOwnership, name: string): ChainNode {
   return {
     request: async (call) =>
-      (
-        await forwardTo<{ result: unknown }>(
-          ownership,
-          `/rpc/${encodeURIComponent(name)}`,
-          call,
-          call.method !== "eth_sendRawTransaction" && call.method !== "eth_sendTransaction",
-        )
-      ).result,
+      (await forwardTo<{ result: unknown }>(ownership, `/rpc/${encodeURIComponent(name)}`, call, !sends(call))).result,
   };
+}
+
+/**
+ * A chain this process runs as the lease's holder (docs/decisions/106). When the chains moved to another process
+ * while a call was under way here (`movedOn`: a handover or a takeover stopped the engine under it), its failure is
+ * not the chain's answer: a call safe to repeat is asked of the new holder, and a send that the engine had not
+ * refused is NODE_UNAVAILABLE (it may have been sealed before the stop; nothing was acknowledged), never a 500.
+ */
+export function handedOverNode(node: ChainNode, name: string, ownership: EngineOwnership, movedOn: () => boolean) {
+  return {
+    request: async (call: RpcCall) => {
+      try {
+        return await node.request(call);
+      } catch (error) {
+        // The lease was lost before this process learnt it (its fence refused the block): a clean refusal too.
+        if (error instanceof NotLeaseHolderError)
+          throw new RpcError(NODE_UNAVAILABLE, `the chain ${name} is being taken over by another process`);
+        if (!movedOn()) throw error;
+        if (!sends(call)) return forwardedNode(ownership, name).request(call);
+        // The engine's own refusal (a nonce too low, too little gas...) came before the move: it stands.
+        if (typeof (error as { code?: unknown }).code === "number") throw error;
+        throw new RpcError(NODE_UNAVAILABLE, `the chain ${name} moved to another process during the call`);
+      }
+    },
+  } satisfies ChainNode;
+}
+
+/** Each chain's height; a chain whose node does not answer says so (`unreachable`), the others are still shown. */
+export async function healthOf(
+  entries: Iterable<Entry>,
+): Promise<Record<string, ChainHealth & { chainId: number; unreachable?: string }>> {
+  const out: Record<string, ChainHealth & { chainId: number; unreachable?: string }> = {};
+  for (const entry of entries)
+    out[entry.name] = {
+      chainId: entry.chainId,
+      ...(await Promise.resolve(entry.health()).catch((error: Error) => ({
+        height: 0,
+        lastBlockAt: null,
+        pending: 0,
+        unreachable: error.message,
+      }))),
+    };
+  return out;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { Deps } from "#backend/deps.ts";
 import type { BackendEnv } from "#backend/env.ts";
-import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
+import { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { openWith, sealWith, type SealPurpose } from "#backend/kit/sealed.ts";
 import { forwardTo } from "./registry-calls.ts";
 
@@ -113,4 +114,41 @@ export class HeldSends {
       });
     });
   }
+}
+
+/**
+ * One sender's nonces on nodes by URL (CHAIN_NODES) with several portal processes on one database
+ * (docs/decisions/106): nothing runs here, the nodes are external, but two processes sending for one key (the
+ * treasury's gas assignments) would each take the node's next nonce and one of them would be refused. So one process,
+ * the holder of the `chain-sends` lease, takes every process's sends in its queues, as the chains' holder does for
+ * the embedded chains; the others ask it, and another takes over when it dies or stops.
+ */
+export function sendsLease(deps: Deps, send: Send): EngineOwnership {
+  let held: HeldSends | undefined;
+  return new EngineOwnership(
+    deps,
+    "chain-sends",
+    {
+      becomeOwner: async () => undefined,
+      becomePeer: async () => undefined,
+      answer: async (path, body) => {
+        if (path === "/health") return {};
+        const answered = await (held ??= new HeldSends(deps.env, send)).answer(path, body);
+        if (answered === undefined) throw new Error(`no engine call ${path}`);
+        return answered;
+      },
+    },
+    // A cluster's peer worker never holds an engine (docs/decisions/031).
+    deps.env.cluster?.role !== "peer",
+  );
+}
+
+/** Runs `run` after the sends of `queue` before it (one sender on one node: each takes the next nonce). */
+export function inQueue<T>(queues: Map<string, Promise<unknown>>, queue: string, run: () => Promise<T>): Promise<T> {
+  const result = (queues.get(queue) ?? Promise.resolve()).then(run, run);
+  queues.set(
+    queue,
+    result.catch(() => undefined),
+  );
+  return result;
 }

@@ -23,8 +23,17 @@ import {
   type ChainInfo,
 } from "./chain-ids.ts";
 import { addressOf, signAndSend } from "./sign.ts";
-import { answerPeer, deployOn, forwardTo, forwardedNode, receiptOf, type Deployed } from "./registry-calls.ts";
-import { HeldSends, sendThroughHolder } from "./registry-send.ts";
+import {
+  answerPeer,
+  deployOn,
+  forwardTo,
+  forwardedNode,
+  handedOverNode,
+  healthOf,
+  receiptOf,
+  type Deployed,
+} from "./registry-calls.ts";
+import { HeldSends, inQueue, sendThroughHolder, sendsLease } from "./registry-send.ts";
 import type { ChainHealth, Entry, Remote } from "./registry-types.ts";
 import { ChainSnapshots } from "./snapshots.ts";
 
@@ -61,7 +70,10 @@ export class ChainRegistry {
    * process may become the holder, or stop being it. "alone": on the embedded database, or on nodes by URL.
    */
   private mode: "alone" | "owner" | "peer" = "alone";
+  private closing = false;
   private ownership: EngineOwnership | null = null;
+  /** On nodes by URL with DATABASE_URL: who takes every sender's nonces (./registry-send.ts). */
+  private sends: EngineOwnership | null = null;
   /** With CHAIN_NODES: each configured node by its address. */
   private readonly remotes = new Map<string, Remote>();
   /** With CHAIN_NODES: the operators' mapping of chains to nodes (chain_node_map, seeded from the file). */
@@ -103,6 +115,8 @@ export class ChainRegistry {
     if (chain.kind === "nodes") await (this.nodeMap = new NodeMap(this.deps.db, chain.nodes)).seed();
     await this.openAll();
     this.nodeMap?.follow(() => this.remap());
+    if (chain.kind === "nodes" && this.deps.env.engineLink)
+      await (this.sends = sendsLease(this.deps, (...a) => this.send(...a))).start();
   }
 
   private async openAll(): Promise<void> {
@@ -132,7 +146,11 @@ export class ChainRegistry {
   readonly holder = () => this.ownership?.holder() ?? Promise.resolve(null);
 
   async close(): Promise<void> {
+    await this.sends?.stop();
+    await this.sends?.release();
     await this.ownership?.stop();
+    // Calls under way here go to the next holder once this one has let the lease go (./registry-calls.ts).
+    this.closing = true;
     await this.stopEngine();
     // Closed, so nothing more is sealed here: the next holder may take over at once.
     await this.ownership?.release();
@@ -238,7 +256,10 @@ export class ChainRegistry {
         console.warn(
           `chain ${row.name}: ${snapshot === undefined ? "" : `started from its snapshot at block ${snapshot}, `}${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
         );
-      entry = { ...info, node: embedded, health: () => embedded.health(), treasuryKey };
+      const node = this.ownership
+        ? handedOverNode(embedded, row.name, this.ownership, () => this.mode === "peer" || this.closing)
+        : embedded;
+      entry = { ...info, node, health: () => embedded.health(), treasuryKey };
     }
     this.entries.set(row.name, entry);
     return entry;
@@ -327,20 +348,7 @@ export class ChainRegistry {
   }
 
   /** Each chain's height; a chain whose node does not answer says so (`unreachable`), the others are still shown. */
-  async health(): Promise<Record<string, ChainHealth & { chainId: number; unreachable?: string }>> {
-    const out: Record<string, ChainHealth & { chainId: number; unreachable?: string }> = {};
-    for (const entry of this.entries.values())
-      out[entry.name] = {
-        chainId: entry.chainId,
-        ...(await Promise.resolve(entry.health()).catch((error: Error) => ({
-          height: 0,
-          lastBlockAt: null,
-          pending: 0,
-          unreachable: error.message,
-        }))),
-      };
-    return out;
-  }
+  health = () => healthOf(this.entries.values());
 
   /**
    * Sends `wei` from the chain's treasury to `address` (a gas assignment): a signed EIP-1559 transfer; resolves
@@ -368,9 +376,9 @@ export class ChainRegistry {
     input: { to?: string; data?: string; value?: bigint; gasLimit?: bigint },
     onSigned?: (hash: string, raw: string) => Promise<void>,
   ): Promise<string> {
-    // A forwarding process's nonces are taken in the holder's queue for this sender.
-    if (this.mode === "peer")
-      return sendThroughHolder(this.ownership!, this.deps.env, name, privateKey, input, onSigned);
+    // A forwarding process's nonces are taken in the holder's queue for this sender (on nodes by URL too).
+    const holder = this.mode === "peer" ? this.ownership : this.sends?.isOwner === false ? this.sends : null;
+    if (holder) return sendThroughHolder(holder, this.deps.env, name, privateKey, input, onSigned);
     const run = async () => {
       const entry = await this.opened(name);
       const hash = await signAndSend(entry.node, entry.chainId, privateKey, input, onSigned);
@@ -379,13 +387,7 @@ export class ChainRegistry {
       return hash;
     };
     // One sender's nonces are per chain: chains that share a node share its nonces, so they share a queue.
-    const queue = `${this.entries.get(name)?.nodeUrl ?? name}:${privateKey}`;
-    const result = (this.sending.get(queue) ?? Promise.resolve()).then(run, run);
-    this.sending.set(
-      queue,
-      result.catch(() => undefined),
-    );
-    return result;
+    return inQueue(this.sending, `${this.entries.get(name)?.nodeUrl ?? name}:${privateKey}`, run);
   }
 
   /** Deploys creation bytecode from the account of `privateKey`: address, transaction, block, or the chain's reason. */

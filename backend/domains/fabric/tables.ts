@@ -4,7 +4,9 @@ import { bytea, ts } from "#backend/db/columns.ts";
 /**
  * The Drizzle tables of the fabric domain (docs/decisions/064). The database is each channel's durable block log:
  * a block is written here before `order()` answers, and a channel's world state and key history are rebuilt from
- * these rows at first use after a start, as the chain log does for the EVM engine (docs/decisions/025).
+ * these rows at first use after a start, as the chain log does for the EVM engine (docs/decisions/025). The bytes are
+ * the ledger's records, written in the transaction that acknowledges them, so they stay here rather than in the file
+ * store (docs/decisions/107).
  */
 
 /** Every block of a channel (genesis included): Fabric's `common.Block` bytes as the peer built them. */
