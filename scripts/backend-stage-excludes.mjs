@@ -57,11 +57,14 @@ export const PGLITE_ONLY = {
   // Servers of the built app on DATA_DIRs of their own (server-process.ts drops DATABASE_URL; neither file passes one).
   "tests/backend/files-migration.test.ts": "servers of its own on the embedded default; it reads their PGlite directly",
   "tests/backend/jobs-recovery.test.ts": "servers of its own on the embedded default (a kill -9 and a restart)",
-  // In-process on a PGlite of their own (inProcessVueapi without DATABASE_URL); each names DATABASE_URL only to
-  // keep it from a child or a helper, which is why scripts/embedded-only-tests.mjs counts them as reaching it.
+  // In-process on a PGlite of their own (inProcessVueapi without DATABASE_URL). scripts/embedded-only-tests.mjs keeps
+  // them in both stages when unsure: operators names DATABASE_URL to keep it from its command; demo-ledger and
+  // fabric-test-job import fabric-support.ts, whose openFabric takes a URL (neither calls it); expiry names it as a
+  // literal in checks of the env parser, which open nothing.
   "tests/backend/operators.test.ts": "its service and the operator:create command on the embedded default",
-  "tests/backend/demo-ledger.test.ts":
-    "its service on a PGlite of its own (fabric-support.ts takes a URL it does not pass)",
+  "tests/backend/demo-ledger.test.ts": "its service on a PGlite of its own",
+  "tests/backend/fabric-test-job.test.ts": "its service on a PGlite of its own",
+  "tests/backend/expiry.test.ts": "its service on a PGlite of its own, the clock moved by the test",
 };
 
 /**
