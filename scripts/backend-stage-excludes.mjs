@@ -14,8 +14,8 @@
 //   PostgreSQL in a run of their own after the second (shorter) PGlite half, for the backend runs' balance: neither
 //   stage runs them (docs/decisions/101).
 // - POSTGRES_ONLY files skip themselves without DATABASE_URL: the PGlite stage does not even load them.
-// - PGLITE_ONLY files start servers of their own on the embedded default whatever DATABASE_URL says: run in the
-//   PostgreSQL stage, they would run exactly what the PGlite stage runs (docs/decisions/097).
+// - PGLITE_ONLY files start servers, or open services, of their own on the embedded default whatever DATABASE_URL
+//   says: run in the PostgreSQL stage, they would run exactly what the PGlite stage runs (docs/decisions/097, 105).
 // - The chain-facing suites (CHAIN_NODE_SUITES) run on PostgreSQL against real EVM nodes by URL (Hardhat, CHAIN_NODES;
 //   docs/decisions/094) instead of in the PostgreSQL stage, and in the PGlite stage on the embedded engine even when
 //   they only talk over HTTP: each engine is run by each of them once.
@@ -54,6 +54,17 @@ export const POSTGRES_ONLY = {
 export const PGLITE_ONLY = {
   // Its one server is the embedded default (server-process.ts drops DATABASE_URL): a DATA_DIR's own secret is the point.
   "tests/backend/security-embedded-ticket.test.ts": "a server of its own on the embedded default",
+  // Servers of the built app on DATA_DIRs of their own (server-process.ts drops DATABASE_URL; neither file passes one).
+  "tests/backend/files-migration.test.ts": "servers of its own on the embedded default; it reads their PGlite directly",
+  "tests/backend/jobs-recovery.test.ts": "servers of its own on the embedded default (a kill -9 and a restart)",
+  // In-process on a PGlite of their own (inProcessVueapi without DATABASE_URL). scripts/embedded-only-tests.mjs keeps
+  // them in both stages when unsure: operators names DATABASE_URL to keep it from its command; demo-ledger and
+  // fabric-test-job import fabric-support.ts, whose openFabric takes a URL (neither calls it); expiry names it as a
+  // literal in checks of the env parser, which open nothing.
+  "tests/backend/operators.test.ts": "its service and the operator:create command on the embedded default",
+  "tests/backend/demo-ledger.test.ts": "its service on a PGlite of its own",
+  "tests/backend/fabric-test-job.test.ts": "its service on a PGlite of its own",
+  "tests/backend/expiry.test.ts": "its service on a PGlite of its own, the clock moved by the test",
 };
 
 /**

@@ -14,8 +14,8 @@ import {
 import { PASSWORD, registration, uniqueName } from "./client.ts";
 import { okVia } from "../support/envelope.ts";
 
-// Enterprise certification reviewed by operations (issue 31 item 3; docs/decisions/071), in-process on the
-// database of the run (PGlite, or PostgreSQL with DATABASE_URL): registration submits it, an operator rejects
+// Enterprise certification reviewed by operations (issue 31 item 3; docs/decisions/071), in-process on a PGlite of
+// its own (the service is opened without a database URL; docs/decisions/105): registration submits it, an operator rejects
 // with a reason, the user sees it and submits again, an operator approves; company products and the DID
 // "enterprise certified" credential wait for 10; the China credit code rule (GB 32100) at registration and
 // resubmission.

@@ -7,13 +7,14 @@ import { createPublicClient, createWalletClient, http, parseEventLogs, type Abi 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { callAt, loginAt, startServer, stopServer, type Server } from "./server-process.ts";
+import { callAt, loginAt, startedDataDir, startServer, stopServer, type Server } from "./server-process.ts";
 import { COUNTER_SOURCE as SOURCE } from "./fixtures/counter-contract.ts";
 
 // docs/decisions/025: the embedded chain through its JSON-RPC over HTTP (the test-only endpoint), with viem and
 // ethers unchanged; its state survives a restart, and an acknowledged transaction survives kill -9.
-// One server on its own DATA_DIR: on the embedded database by default; with DATABASE_URL, on a fresh database of
-// that PostgreSQL server (its own, since the test server's database holds the test server's chains).
+// One server on its own DATA_DIR: on the embedded database by default, from a copy of a data directory a server has
+// started on before (its first start's migrations and demo seeding are not what is tested); with DATABASE_URL, on a
+// fresh database of that PostgreSQL server (its own, since the test server's database holds the test server's chains).
 
 async function rpc(server: Server, chain: string, body: unknown) {
   const res = await fetch(`${server.baseUrl}/chain/test-rpc/${chain}`, {
@@ -50,7 +51,10 @@ describe("the embedded chain over JSON-RPC", () => {
   const env: Record<string, string> = { TEST_FIXTURES: "1" };
   let drop = async () => {};
   beforeAll(async () => {
-    if (!process.env.DATABASE_URL) return;
+    if (!process.env.DATABASE_URL) {
+      await startedDataDir(dataDir);
+      return;
+    }
     const db = await freshDatabase(process.env.DATABASE_URL);
     drop = db.drop;
     Object.assign(env, {

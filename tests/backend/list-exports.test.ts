@@ -10,8 +10,8 @@ import { idempotencyKeys } from "../support/ids.ts";
 import { callVueapi, inProcessVueapi, insertedUser, sessionOf } from "./in-process.ts";
 
 // issue 35 §3 (docs/decisions/093 "List exports"): each list export answers the rows its page lists with the same
-// filter, only the caller's own, every one up to the export limit (then `truncated`). In-process, so it runs in both
-// backend stages (embedded PostgreSQL, and PostgreSQL when DATABASE_URL is set).
+// filter, only the caller's own, every one up to the export limit (then `truncated`). In-process on a PGlite of its
+// own (the service is opened without a database URL), so it runs in the PGlite stage only (docs/decisions/105).
 const service = inProcessVueapi("list-exports", { DEMO: "0", TEST_FIXTURES: "1" });
 const idem = idempotencyKeys("lx");
 const tokens: Record<string, string> = {};
