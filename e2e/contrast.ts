@@ -4,8 +4,9 @@ import { PNG } from "pngjs";
 /**
  * The contrast axe cannot decide (issue 30, proof): text over a gradient, an image or a badge whose background axe
  * does not compute comes back "incomplete" for color-contrast. Here it is measured on what the browser painted: the
- * page's text is made transparent, the page is shot once, and each such text's colour is compared with every pixel
- * of the background under its lines (the worst pixels count, so a gradient is judged at its lightest or darkest point).
+ * page's text is made transparent, the parts of the page under those texts are shot (not the whole page: one clipped
+ * shot per group of nearby texts, docs/decisions/104), and each such text's colour is compared with every pixel of
+ * the background under its lines (the worst pixels count, so a gradient is judged at its lightest or darkest point).
  * WCAG AA: 4.5:1, or 3:1 for large text (24 px, or 18.66 px bold). Text hidden from assistive technology is skipped
  * (`aria-hidden`), as axe skips it.
  */
@@ -40,30 +41,84 @@ export function contrastRatio(a: number, b: number): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+/** A shot of part of the page: its pixels and where its top left corner is on the page (CSS pixels). */
+export type Shot = { png: PNG; x: number; y: number };
+
 /**
  * The contrast of `text` against the painted pixels under `boxes` (the text's alpha blended over each pixel): the
  * lowest after setting aside the worst 2 % of pixels, which are the anti-aliased edges of whatever borders the text.
+ * A background has few distinct colours, so each colour's ratio is computed once and counted (the same answer as a
+ * ratio per pixel, sorted).
  */
-export function worstContrast(png: PNG, text: Measured["color"], boxes: Box[], scale: number): number {
+export function worstContrast(shot: Shot, text: Measured["color"], boxes: Box[], scale: number): number {
+  const { png } = shot;
   const [tr, tg, tb, ta] = text;
   const blend = (t: number, b: number) => t * ta + b * (1 - ta);
-  const ratios: number[] = [];
+  const counts = new Map<number, number>();
+  let total = 0;
   for (const box of boxes) {
-    const x0 = Math.max(0, Math.floor(box.x * scale));
-    const y0 = Math.max(0, Math.floor(box.y * scale));
-    const x1 = Math.min(png.width, Math.ceil((box.x + box.width) * scale));
-    const y1 = Math.min(png.height, Math.ceil((box.y + box.height) * scale));
+    const x0 = Math.max(0, Math.floor((box.x - shot.x) * scale));
+    const y0 = Math.max(0, Math.floor((box.y - shot.y) * scale));
+    const x1 = Math.min(png.width, Math.ceil((box.x - shot.x + box.width) * scale));
+    const y1 = Math.min(png.height, Math.ceil((box.y - shot.y + box.height) * scale));
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
         const i = (y * png.width + x) * 4;
-        const [br, bg, bb] = [png.data[i], png.data[i + 1], png.data[i + 2]];
-        ratios.push(contrastRatio(luminance(blend(tr, br), blend(tg, bg), blend(tb, bb)), luminance(br, bg, bb)));
+        const rgb = (png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2];
+        counts.set(rgb, (counts.get(rgb) ?? 0) + 1);
+        total++;
       }
     }
   }
-  if (ratios.length === 0) return Infinity;
-  ratios.sort((a, b) => a - b);
-  return ratios[Math.floor(ratios.length * 0.02)];
+  if (total === 0) return Infinity;
+  const ratios = [...counts].map(([rgb, count]) => {
+    const [br, bg, bb] = [rgb >> 16, (rgb >> 8) & 255, rgb & 255];
+    return {
+      ratio: contrastRatio(luminance(blend(tr, br), blend(tg, bg), blend(tb, bb)), luminance(br, bg, bb)),
+      count,
+    };
+  });
+  ratios.sort((a, b) => a.ratio - b.ratio);
+  // The ratio at index floor(2 % of the pixels) of all the pixels' ratios sorted.
+  const index = Math.floor(total * 0.02);
+  let seen = 0;
+  for (const { ratio, count } of ratios) {
+    seen += count;
+    if (seen > index) return ratio;
+  }
+  return ratios[ratios.length - 1].ratio;
+}
+
+/**
+ * The areas to shoot: each text's boxes as one rectangle (whole CSS pixels, inside the page), rectangles less than
+ * `gap` apart joined (a shot has a cost of its own); with the texts (their indices) each area holds.
+ */
+export function areasOf(
+  texts: { boxes: Box[] }[],
+  page: { width: number; height: number },
+  gap = 200,
+): { area: Box; texts: number[] }[] {
+  const rects = texts
+    .map((t, index) => ({
+      index,
+      x0: Math.max(0, Math.floor(Math.min(...t.boxes.map((b) => b.x)))),
+      y0: Math.max(0, Math.floor(Math.min(...t.boxes.map((b) => b.y)))),
+      x1: Math.min(page.width, Math.ceil(Math.max(...t.boxes.map((b) => b.x + b.width)))),
+      y1: Math.min(page.height, Math.ceil(Math.max(...t.boxes.map((b) => b.y + b.height)))),
+    }))
+    .filter((r) => r.x1 > r.x0 && r.y1 > r.y0)
+    .sort((a, b) => a.y0 - b.y0);
+  const joined: { x0: number; y0: number; x1: number; y1: number; texts: number[] }[] = [];
+  for (const r of rects) {
+    const last = joined[joined.length - 1];
+    if (last && r.y0 <= last.y1 + gap) {
+      last.x0 = Math.min(last.x0, r.x0);
+      last.x1 = Math.max(last.x1, r.x1);
+      last.y1 = Math.max(last.y1, r.y1);
+      last.texts.push(r.index);
+    } else joined.push({ x0: r.x0, y0: r.y0, x1: r.x1, y1: r.y1, texts: [r.index] });
+  }
+  return joined.map((r) => ({ area: { x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 }, texts: r.texts }));
 }
 
 /** Measures each undecided text of the page; answers those below AA. */
@@ -131,13 +186,23 @@ export async function checkUndecidedContrast(page: Page, targets: string[]): Pro
         " text-shadow: none !important; caret-color: transparent !important; text-decoration-color: transparent !important; }" +
         " text, tspan { fill: transparent !important; stroke: transparent !important; }";
       document.head.append(hide);
-      return { out, scale: window.devicePixelRatio, scrolled };
+      const size = {
+        width: Math.max(document.documentElement.scrollWidth, document.body?.scrollWidth ?? 0),
+        height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+      };
+      return { out, scale: window.devicePixelRatio, scrolled, size };
     },
     { targets, hideId: HIDE_TEXT_ID },
   );
-  let shot: Buffer;
+  const shots = new Map<number, Shot>();
   try {
-    shot = await page.screenshot({ fullPage: true, animations: "disabled", caret: "hide" });
+    // Page coordinates, as the whole page's screenshot had them (the page at its top, fixed bars where they sit
+    // there); only the areas under the measured texts are encoded and decoded.
+    for (const { area, texts } of areasOf(measured.out, measured.size)) {
+      const buffer = await page.screenshot({ fullPage: true, clip: area, animations: "disabled", caret: "hide" });
+      const shot = { png: PNG.sync.read(buffer), x: area.x, y: area.y };
+      for (const index of texts) shots.set(index, shot);
+    }
   } finally {
     await page
       .evaluate(
@@ -149,10 +214,12 @@ export async function checkUndecidedContrast(page: Page, targets: string[]): Pro
       )
       .catch(() => undefined);
   }
-  const png = PNG.sync.read(shot);
   const findings: ContrastFinding[] = [];
-  for (const m of measured.out) {
-    const ratio = worstContrast(png, m.color, m.boxes, measured.scale);
+  for (const [index, m] of measured.out.entries()) {
+    // A text with no area is outside the page (nothing painted under it), as the whole page's shot had no pixels.
+    const shot = shots.get(index);
+    if (!shot) continue;
+    const ratio = worstContrast(shot, m.color, m.boxes, measured.scale);
     const needed = m.large ? 3 : 4.5;
     if (ratio < needed) findings.push({ target: m.target, ratio: Math.round(ratio * 100) / 100, needed });
   }
