@@ -80,48 +80,53 @@ function MoveForm({ chain, nodes }: { chain: ChainOnNode; nodes: string[] }) {
   const others = nodes.filter((url) => url !== chain.nodeUrl);
   return (
     <FormProvider context={form.context}>
-      <Form
-        method="post"
-        {...getFormProps(form)}
-        className="card max-w-2xl space-y-3 border-amber-300"
+      {/* The confirmation step is the alert dialog; a form element may not take that role (axe aria-allowed-role). */}
+      <section
+        className="card max-w-2xl border-amber-300"
         role="alertdialog"
         aria-labelledby="move-title"
         aria-describedby="move-warning"
         data-testid="move-chain"
       >
-        <h3 id="move-title" className="font-semibold">
-          {t("move.title", { name: chain.name })}
-        </h3>
-        <p id="move-warning" className="text-sm text-amber-900">
-          {t("move.warning", { name: chain.name })}
-        </p>
-        <p className="text-sm text-slate-700">{t("move.effect")}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <input {...getInputProps(fields.chain, { type: "hidden" })} key={fields.chain.key} />
-        {others.length === 0 ? (
-          <p className="text-sm">{t("move.noOther")}</p>
-        ) : (
-          <>
-            <SelectField
-              field={fields.nodeUrl}
-              label={t("move.node")}
-              placeholder={t("move.choose")}
-              options={others.map((url) => ({ value: url, label: url }))}
-            />
-            <TextField field={fields.confirmName} label={t("move.confirm", { name: chain.name })} autoComplete="off" />
-          </>
-        )}
-        <div className="flex gap-2">
-          {others.length ? (
-            <SubmitButton intent="move" className="btn-danger">
-              {t("move.submit")}
-            </SubmitButton>
-          ) : null}
-          <Link to="/g/home/operations/ChainNodes" className="btn-secondary">
-            {t("move.cancel")}
-          </Link>
-        </div>
-      </Form>
+        <Form method="post" {...getFormProps(form)} className="space-y-3">
+          <h3 id="move-title" className="font-semibold">
+            {t("move.title", { name: chain.name })}
+          </h3>
+          <p id="move-warning" className="text-sm text-amber-900">
+            {t("move.warning", { name: chain.name })}
+          </p>
+          <p className="text-sm text-slate-700">{t("move.effect")}</p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <input {...getInputProps(fields.chain, { type: "hidden" })} key={fields.chain.key} />
+          {others.length === 0 ? (
+            <p className="text-sm">{t("move.noOther")}</p>
+          ) : (
+            <>
+              <SelectField
+                field={fields.nodeUrl}
+                label={t("move.node")}
+                placeholder={t("move.choose")}
+                options={others.map((url) => ({ value: url, label: url }))}
+              />
+              <TextField
+                field={fields.confirmName}
+                label={t("move.confirm", { name: chain.name })}
+                autoComplete="off"
+              />
+            </>
+          )}
+          <div className="flex gap-2">
+            {others.length ? (
+              <SubmitButton intent="move" className="btn-danger">
+                {t("move.submit")}
+              </SubmitButton>
+            ) : null}
+            <Link to="/g/home/operations/ChainNodes" className="btn-secondary">
+              {t("move.cancel")}
+            </Link>
+          </div>
+        </Form>
+      </section>
     </FormProvider>
   );
 }
