@@ -12,7 +12,7 @@ import { pageTitle } from "#app/lib/meta.ts";
 import { pageParam } from "#app/lib/params.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
-export const handle = { i18n: ["audit"], breadcrumb: [{ key: "titles.auditLog" }] };
+export const handle = { i18n: ["audit", "legal"], breadcrumb: [{ key: "titles.auditLog" }] };
 export const clientLoader = withNamespaces(handle);
 export const meta = pageTitle("auditLog");
 
@@ -42,6 +42,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function AuditLogPage() {
   const { page, filter, exportHref, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("audit");
+  // A legal or contact page is named by its title (its id is the page's internal key); other targets by their id.
+  const targetId = (e: AuditEntry) =>
+    !e.targetId
+      ? ""
+      : ` ${e.targetType === "legalText" ? t(`legal:pages.${e.targetId}`, { defaultValue: e.targetId }) : e.targetId}`;
   const columns: Column<AuditEntry>[] = [
     {
       header: zoneHeader(t, t("columns.at")),
@@ -56,8 +61,7 @@ export default function AuditLogPage() {
     },
     {
       header: t("columns.target"),
-      cell: (e) =>
-        `${t(`targets.${e.targetType}`, { defaultValue: e.targetType })}${e.targetId ? ` ${e.targetId}` : ""}`,
+      cell: (e) => `${t(`targets.${e.targetType}`, { defaultValue: e.targetType })}${targetId(e)}`,
       cellTestId: "audit-target",
     },
     {

@@ -100,7 +100,10 @@ export default function CrossChainReviewQueue() {
                 {s.crossAppCode ? (
                   <>
                     {" "}
-                    · {t("dredge.appCode")}: <span className="font-mono">{s.crossAppCode}</span>
+                    · {t("dredge.appCode")}:{" "}
+                    <span className="font-mono" data-user-content="">
+                      {s.crossAppCode}
+                    </span>
                   </>
                 ) : null}
                 {" · "}
