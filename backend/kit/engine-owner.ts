@@ -96,6 +96,11 @@ export class EngineOwnership {
     return this.state === "owner";
   }
 
+  /** Whether calls are answered here: the holder, not stopping (after a stop they go to the next holder). */
+  get answersHere(): boolean {
+    return this.state === "owner" && !this.stopping;
+  }
+
   /** Takes the lease if it is free and opens the engine, else waits until the holder answers `/health`. */
   async start(): Promise<void> {
     let mine = ownerships.get(this.deps);
@@ -176,7 +181,7 @@ export class EngineOwnership {
   async call<T>(path: string, body: unknown, resendable: boolean): Promise<T> {
     const until = Date.now() + FORWARD_PATIENCE_MS;
     for (;;) {
-      if (this.state === "owner" && !this.stopping) {
+      if (this.answersHere) {
         try {
           return (await this.hooks.answer(path, body)) as T;
         } catch (error) {
@@ -215,7 +220,7 @@ export class EngineOwnership {
   ): Promise<StreamAnswer> {
     const until = Date.now() + FORWARD_PATIENCE_MS;
     for (;;) {
-      if (this.state === "owner" && !this.stopping) {
+      if (this.answersHere) {
         try {
           return await this.hooks.stream!(path, body ?? (async function* () {})());
         } catch (error) {
@@ -248,7 +253,7 @@ export class EngineOwnership {
   private async handedOverDuring(error: unknown, resendable: boolean): Promise<void> {
     // A change of role under way ends first (the engine stops after the role changed).
     await this.switching;
-    if (this.state === "owner" && !this.stopping) throw error;
+    if (this.answersHere) throw error;
     if (!resendable)
       throw new EngineUnreachableError(
         `the ${this.engine} engine moved to another process during the call (${(error as Error).message ?? error})`,

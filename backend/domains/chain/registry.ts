@@ -70,7 +70,6 @@ export class ChainRegistry {
    * process may become the holder, or stop being it. "alone": on the embedded database, or on nodes by URL.
    */
   private mode: "alone" | "owner" | "peer" = "alone";
-  private closing = false;
   private ownership: EngineOwnership | null = null;
   /** On nodes by URL with DATABASE_URL: who takes every sender's nonces (./registry-send.ts). */
   private sends: EngineOwnership | null = null;
@@ -149,8 +148,6 @@ export class ChainRegistry {
     await this.sends?.stop();
     await this.sends?.release();
     await this.ownership?.stop();
-    // Calls under way here go to the next holder once this one has let the lease go (./registry-calls.ts).
-    this.closing = true;
     await this.stopEngine();
     // Closed, so nothing more is sealed here: the next holder may take over at once.
     await this.ownership?.release();
@@ -257,7 +254,7 @@ export class ChainRegistry {
           `chain ${row.name}: ${snapshot === undefined ? "" : `started from its snapshot at block ${snapshot}, `}${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
         );
       const node = this.ownership
-        ? handedOverNode(embedded, row.name, this.ownership, () => this.mode === "peer" || this.closing)
+        ? handedOverNode(embedded, row.name, this.ownership, () => !this.ownership!.answersHere)
         : embedded;
       entry = { ...info, node, health: () => embedded.health(), treasuryKey };
     }
