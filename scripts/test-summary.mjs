@@ -17,14 +17,14 @@ function flakyTitles(suites, out = []) {
   return out;
 }
 
-/** The Playwright tests that failed, with the first line of their error. */
+/** The Playwright tests that failed, with the first lines of their error. */
 function failedPlaywright(suites, out = []) {
   for (const suite of suites) {
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
         if (t.status !== "unexpected") continue;
         const error = t.results?.at(-1)?.error?.message ?? "";
-        out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}\n      ${firstLine(error)}`);
+        out.push(`[${t.projectName}] ${spec.file}:${spec.line} ${spec.title}\n      ${errorLines(error)}`);
       }
     }
     failedPlaywright(suite.suites ?? [], out);
@@ -32,26 +32,32 @@ function failedPlaywright(suites, out = []) {
   return out;
 }
 
-/** The Vitest tests (and files that failed to run) with the first line of their error. */
+/** The Vitest tests (and files that failed to run) with the first lines of their error. */
 function failedVitest(report) {
   const out = [];
   for (const file of report.testResults ?? []) {
     const name = path.relative(process.cwd(), file.name ?? "");
     const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
-    for (const t of failedTests) out.push(`${name} › ${t.fullName}\n      ${firstLine(t.failureMessages?.[0] ?? "")}`);
+    for (const t of failedTests) out.push(`${name} › ${t.fullName}\n      ${errorLines(t.failureMessages?.[0] ?? "")}`);
     if (failedTests.length === 0 && file.status === "failed")
-      out.push(`${name}\n      ${firstLine(file.message ?? "")}`);
+      out.push(`${name}\n      ${errorLines(file.message ?? "")}`);
   }
   return out;
 }
 
-function firstLine(text) {
-  const line =
-    String(text)
-      .replace(/\u001b\[[0-9;]*m/g, "")
-      .split("\n")
-      .find((l) => l.trim()) ?? "";
-  return line.trim().slice(0, 300);
+function errorLines(text) {
+  // The message's lines, not its stack frames: a child process's error ("node:events:502", then "throw er;", then
+  // the error itself) says nothing in its first line alone.
+  const lines = String(text)
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !/^at /.test(l))
+    .slice(0, 4);
+  // Vitest reports a timeout by the stack of the hook or test it registered, named STACK_TRACE_ERROR.
+  if (lines[0] === "Error: STACK_TRACE_ERROR")
+    lines[0] = "timed out (Vitest names the timeout's stack STACK_TRACE_ERROR)";
+  return lines.join(" ⏎ ").slice(0, 600);
 }
 
 const dir = process.argv[2] ?? "reports/test-summary";

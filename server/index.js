@@ -64,6 +64,18 @@ async function serve() {
 
   const port = Number(process.env.PORT || 3000);
   const host = process.env.HOST || undefined;
+  // A port already taken (another server, or a second start of this one) is said plainly, not as an unhandled
+  // 'error' event's stack.
+  server.once("error", (error) => {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+    const where = `${host ?? "all interfaces"} port ${port}`;
+    console.error(
+      code === "EADDRINUSE"
+        ? `[server] not started: ${where} is already in use`
+        : `[server] not started: cannot listen on ${where}: ${error.message}`,
+    );
+    process.exit(1);
+  });
   server.listen({ port, host }, () => {
     console.log(`[server] http://${host ?? "localhost"}:${port} (${mode})`);
     if (mode === "development") void broadcastDevReady(build);

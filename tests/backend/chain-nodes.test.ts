@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
@@ -9,7 +9,15 @@ import { NODE_UNAVAILABLE } from "#backend/domains/chain/remote.ts";
 import { eq } from "drizzle-orm";
 import { activeUser, call } from "./client.ts";
 import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
-import { callVueapi, loginToken, openVueapi, ownDatabase, registeredUser, type Vueapi } from "./in-process.ts";
+import {
+  callVueapi,
+  loginToken,
+  migratedPgdata,
+  openVueapi,
+  ownDatabase,
+  registeredUser,
+  type Vueapi,
+} from "./in-process.ts";
 import { operator } from "./security/world.ts";
 import { auditLog } from "#backend/db/tables.ts";
 import { chainNodeMap } from "#backend/domains/chain/tables.ts";
@@ -53,6 +61,8 @@ describe.skipIf(!file)("chains on nodes by URL (CHAIN_NODES)", () => {
 
   it("starts again while a chain's node is down: that chain says so and its calls are refused, nothing else", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "bsn-chain-nodes-"));
+    // From the run's migrated copy: migrating a fresh PGlite here cost most of this test's time (30 s under CI load).
+    cpSync(await migratedPgdata(), path.join(dataDir, "pgdata"), { recursive: true });
     const first = await openVueapi("chain-nodes", { DATA_DIR: dataDir, CHAIN_NODES: file });
     await first.close();
     // The same chains, the test network's node now at an address where nothing listens.
@@ -73,7 +83,8 @@ describe.skipIf(!file)("chains on nodes by URL (CHAIN_NODES)", () => {
     } finally {
       await again.close();
     }
-  });
+    // Two services opened and closed one after the other: more than the usual 30 s on a loaded machine.
+  }, 90_000);
 
   it("lists each chain with its node, what the node reports and where the mapping comes from", async () => {
     const list = await call("/sys/ops/chainNodes/list", {}, await operator());

@@ -66,3 +66,17 @@ it("SIGTERM on an idle server: it exits at once", async () => {
   // The render's abort timer (ten seconds) once kept it alive that long.
   expect(Date.now() - signalled).toBeLessThan(2_000);
 });
+
+it("a port already in use: not started, exit 1 and a plain sentence, no unhandled 'error' event", async () => {
+  const portal = await startPortal({ VUEAPI_URL: fake.url });
+  try {
+    const port = new URL(portal.base).port;
+    const second = startPortal({ VUEAPI_URL: fake.url, PORT: port });
+    await expect(second).rejects.toThrow(`[server] not started: 127.0.0.1 port ${port} is already in use`);
+    await expect(second).rejects.not.toThrow(/Unhandled 'error' event|\n\s+at /);
+    // The first server is untouched.
+    expect((await fetch(`${portal.base}/healthz`)).ok).toBe(true);
+  } finally {
+    await portal.stop();
+  }
+});

@@ -14,15 +14,21 @@ import { afterAll, beforeAll } from "vitest";
 
 export const root = path.resolve(__dirname, "../..");
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+export async function freePort(): Promise<number> {
+  // A port below the kernel's ephemeral range (ip_local_port_range): one from listen(0) is chosen there, and between
+  // this check and the server's own listen, another process's listen(0) or outgoing connection could take it (a
+  // started server then died of EADDRINUSE in a full run). Here only another random pick can.
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await bindable(port)) return port;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
+    server.once("error", () => resolve(false));
+    server.listen({ port, host: "127.0.0.1", exclusive: true }, () => server.close(() => resolve(true)));
   });
 }
 
