@@ -40,6 +40,11 @@ const schema = z
     /** Tests only: alert webhooks may reach loopback addresses (docs/decisions/092); refused in production. */
     WEBHOOK_ALLOW_LOOPBACK: z.enum(["0", "1"]).optional(),
     JOBS_INTERVAL_MS: z.coerce.number().int().min(0).default(2000),
+    /**
+     * How long a claimed job holds without a heartbeat (backend/jobs/runner.ts): a dead process's jobs on another
+     * host wait this long. At least three heartbeats (10 s each), so a late renewal does not free a running job.
+     */
+    JOBS_LEASE_MS: z.coerce.number().int().min(30_000).max(3_600_000).default(30_000),
     PAYMENT_WEBHOOK_SECRET: z.string().min(16).optional(),
     /** "on" (default), "off" (tests only) or overrides "name=limit/window[/block],…" (docs/decisions/021). */
     RATE_LIMITS: z.string().optional(),
@@ -287,6 +292,8 @@ export type BackendEnv = {
   webhookAllowLoopback: boolean;
   /** How often this process looks for due background jobs; 0 turns the loop off. */
   jobsIntervalMs: number;
+  /** How long a claimed job holds without a heartbeat (JOBS_LEASE_MS). */
+  jobsLeaseMs: number;
   /**
    * The secret shared with the sandbox provider that signs its callbacks; when unset it is generated once
    * into DATA_DIR (backend/domains/payments/secret.ts), and required with DATABASE_URL (docs/decisions/007).
@@ -373,6 +380,7 @@ export function readBackendEnv(source: Record<string, string | undefined> = proc
     demo,
     seedDemo: demo,
     jobsIntervalMs: env.JOBS_INTERVAL_MS,
+    jobsLeaseMs: env.JOBS_LEASE_MS,
     testFixtures: env.TEST_FIXTURES === "1",
     webhookAllowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === "1",
     paymentWebhookSecret: env.PAYMENT_WEBHOOK_SECRET,

@@ -35,7 +35,10 @@ export type JobRegistry = Map<string, JobDefinition>;
 
 /** Every attempt counts, including one whose process died while running it. */
 export const MAX_ATTEMPTS = 8;
-/** How long a claim holds without a heartbeat: a dead process's jobs are free after this at the latest. */
+/**
+ * How long a claim holds without a heartbeat, unless JOBS_LEASE_MS says otherwise: a dead process's jobs are free
+ * after this at the latest.
+ */
 export const LEASE_MS = 30_000;
 /** How often a running job's lease is renewed. */
 export const HEARTBEAT_MS = 10_000;
@@ -155,7 +158,8 @@ export type RunnerOptions = {
 export function createJobRunner(services: Deps, registry: JobRegistry, options: RunnerOptions = {}) {
   const worker = options.worker ?? thisProcess;
   const label = workerLabel(worker);
-  const leaseMs = options.leaseMs ?? LEASE_MS;
+  // Every runner of the process (its job loop, a test fixture's) holds the lease the environment sets.
+  const leaseMs = options.leaseMs ?? services.env.jobsLeaseMs ?? LEASE_MS;
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const stopGraceMs = options.stopGraceMs ?? STOP_GRACE_MS;
   const db = services.db;
