@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { TestServiceStatus } from "#contract/test-services-codes.ts";
 import { PASSWORD, registration, uniqueName } from "./client.ts";
@@ -27,6 +28,7 @@ describe.skipIf(!DATABASE_URL)(`engines taken over on PostgreSQL${DATABASE_URL ?
   const dirs: string[] = [];
   let a: Server;
   let b: Server;
+  let url: string;
   const dir = () => {
     const made = mkdtempSync(path.join(tmpdir(), "bsn-takeover-engines-"));
     dirs.push(made);
@@ -35,7 +37,7 @@ describe.skipIf(!DATABASE_URL)(`engines taken over on PostgreSQL${DATABASE_URL ?
 
   beforeAll(async () => {
     const vars = {
-      DATABASE_URL: (await ownDatabase(DATABASE_URL))!,
+      DATABASE_URL: (url = (await ownDatabase(DATABASE_URL))!),
       SESSION_SECRET: "backend-test-secret",
       PAYMENT_WEBHOOK_SECRET: "backend-test-webhook-secret",
       TEST_FIXTURES: "1",
@@ -217,6 +219,23 @@ describe.skipIf(!DATABASE_URL)(`engines taken over on PostgreSQL${DATABASE_URL ?
     // b has not run the peer: its DATA_DIR holds no package, which it unpacks after the takeover from the file store.
     expect(existsSync(path.join(b.dataDir, "fabric"))).toBe(false);
 
+    // The chaincode's version as one installed before its zip was kept (migration 0055): no package file, and the
+    // install's copy gone; only the upload it came from has its bytes. b finds it by the digest (ADR 099 addendum).
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const installed = await db.query<{ id: number }>(
+        "SELECT package_file_id AS id FROM fabric_chaincodes WHERE package_file_id IS NOT NULL",
+      );
+      expect(installed.rows.length).toBeGreaterThan(0);
+      await db.query("UPDATE fabric_chaincodes SET package_file_id = NULL");
+      await db.query("DELETE FROM files WHERE id = ANY($1)", [installed.rows.map((r) => r.id)]);
+      const upload = await db.query("SELECT 1 FROM files f JOIN fabric_chaincodes c ON f.blob = c.digest");
+      expect(upload.rows.length, "the upload's file, with the package's digest").toBeGreaterThan(0);
+    } finally {
+      await db.end();
+    }
+
     await stopServer(a, "SIGKILL");
     const killedAt = Date.now();
     const taken = await until("both leases taken over by b", 30_000, async () => {
@@ -255,6 +274,20 @@ describe.skipIf(!DATABASE_URL)(`engines taken over on PostgreSQL${DATABASE_URL ?
     expect(after, JSON.stringify(after)).toMatchObject({ status: 200, validationCode: 0 });
     expect(after.blockNumber).toBe(blocks[blocks.length - 1]! + 1);
     expect((await callOf(b, "query", "get", "n")).payload).toBe("4");
+    // The version now has a package file of its own again, a copy of the upload's: the next holder finds it too.
+    const after0055 = new pg.Client({ connectionString: url });
+    await after0055.connect();
+    try {
+      const linked = await after0055.query<{ id: number | null; blob: string | null; digest: string }>(
+        "SELECT c.package_file_id AS id, f.blob, c.digest FROM fabric_chaincodes c LEFT JOIN files f ON f.id = c.package_file_id",
+      );
+      expect(
+        linked.rows.some((r) => r.id !== null && r.blob === r.digest),
+        JSON.stringify(linked.rows),
+      ).toBe(true);
+    } finally {
+      await after0055.end();
+    }
     console.log(
       `engines taken over: both leases in ${takenMs} ms; the chaincode answered again after ${servedFabricMs} ms; ` +
         `network height ${heightBefore} kept; chaincode blocks ${blocks.join(", ")} then ${after.blockNumber}`,

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, inArray, like, lt } from "drizzle-orm";
@@ -11,6 +10,7 @@ import { localIdentity, localProposal, type LocalIdentity } from "./identity.ts"
 import { shimRuntime, writeLauncher } from "./launcher.ts";
 import { ChannelLedger } from "./ledger.ts";
 import { ChaincodeListener } from "./listener.ts";
+import { linkPackage, restorePackage } from "./kept-packages.ts";
 import { checkPackage, digestOf, unpack } from "./package.ts";
 import { EmbeddedPeer } from "./peer.ts";
 import { ChaincodeProcess, DEFAULT_LIMITS, type ProcessLimits } from "./process.ts";
@@ -108,7 +108,9 @@ export class FabricHost {
           .orderBy(desc(fabricChaincodes.installedAt))
           .limit(1);
         if (row && !this.current.has(channel)) {
-          await this.restorePackage(channel, row);
+          const kept = { db: this.db, files: this.files, fence: this.fence, now: this.now };
+          const packageFileId = await linkPackage(kept, channel, row);
+          await restorePackage(kept, this.packageDir(channel, row.name, row.version), { ...row, packageFileId });
           this.current.set(channel, { name: row.name, version: row.version });
         }
         return ChannelLedger.open(this.db, channel, this.now, this.fence);
@@ -117,25 +119,6 @@ export class FabricHost {
       ledger.catch(() => this.ledgers.delete(channel));
     }
     return ledger;
-  }
-
-  /**
-   * A package installed by another process (the peer's previous holder, maybe on another host) is unpacked here from
-   * its zip in the file store, checked against the digest recorded at install.
-   */
-  private async restorePackage(
-    channel: string,
-    row: { name: string; version: string; digest: string; packageFileId: number | null },
-  ): Promise<void> {
-    const dir = this.packageDir(channel, row.name, row.version);
-    if (existsSync(dir) || row.packageFileId === null || !this.files) return;
-    const file = await this.files.read(this.db, row.packageFileId);
-    if (!file || digestOf(file.bytes) !== row.digest) {
-      console.error(`fabric: the package of ${channel}/${row.name}/${row.version} is missing from the file store`);
-      return;
-    }
-    const check = checkPackage(file.bytes);
-    if (check.ok) await unpack(check.files, dir);
   }
 
   /**
