@@ -1,13 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import { unixfs } from "@helia/unixfs";
 import { MemoryBlockstore } from "blockstore-core";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { base32 } from "multiformats/bases/base32";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Msg } from "#contract/messages.ts";
 import { createVueapi } from "#backend/index.ts";
 import ipfs from "#backend/domains/ipfs/index.ts";
-import { ipfsFiles, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
+import { ipfsFiles, ipfsTrafficDaily, ipfsTrafficFilesDaily, ipfsUnpins } from "#backend/domains/ipfs/tables.ts";
+import { JOB_IPFS_UNPIN } from "#backend/domains/ipfs/jobs.ts";
+import { JOB_IPFS_TRIM_PIN, sweepPins, trimPin } from "#backend/domains/ipfs/pin-sweep.ts";
+import { jobs } from "#backend/db/tables.ts";
 import { post as ledgerPost } from "#backend/domains/billing/ledger.ts";
 import { bills } from "#backend/domains/billing/tables.ts";
 import { trafficLine, WEEKLY_TRAFFIC } from "#backend/domains/billing/jobs.ts";
@@ -559,6 +562,104 @@ describe("IPFS storage (issue 13)", () => {
     // The free disk is DATA_DIR's: a remote node's repository is elsewhere.
     if (REMOTE) expect(health.freeDiskBytes).toBeNull();
     else expect(health.freeDiskBytes).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(REMOTE)("pins no file holds: the hourly pin sweep (embedded engine only; docs/decisions/108)", () => {
+  it("takes at a second look the pins no file, unpin under way or owed unpin held at both, and no other", async () => {
+    const deps = service.services;
+    const gateway = (await ok<any[]>("/sys/ipfsBusiness/ipfs/selectIpfsOrgFlowPrices", {}))[0];
+    const own = await newService(uniqueName("sweep"), [gateway.orgId]);
+    const upKey = own.keys.find((k: any) => k.kind === "upload").apiKey;
+    const put = async (bytes: Buffer, name: string) => {
+      const answer = (await (await upload(gateway.orgCode, upKey, bytes, name)).json()) as any;
+      expect(answer.cid, JSON.stringify(answer)).toBeTruthy();
+      return { cid: answer.cid as string, fileId: answer.ipfsFileId as number };
+    };
+    // A pin whose upload's process died before its row committed: the engine pinned, nobody recorded it.
+    const unrecorded = async (bytes: Buffer) =>
+      (
+        await engine().add(
+          (async function* () {
+            yield bytes;
+          })(),
+        )
+      ).cid;
+    const [kept, orphan, late, busy, deleting, owed] = Array.from({ length: 6 }, () => randomBytes(3000));
+    // Two files, and one more pin of the same bytes nobody recorded.
+    const keptCid = (await put(kept, "kept.bin")).cid;
+    await put(kept, "kept-2.bin");
+    await unrecorded(kept);
+    // Only the pin nobody recorded.
+    const orphanCid = await unrecorded(orphan);
+    // An upload under way at the first look: its row commits after it.
+    const lateCid = await unrecorded(late);
+    // A pin nobody recorded, then the same bytes uploaded again between the looks.
+    const busyCid = await unrecorded(busy);
+    // A deletion that committed and whose unpin is still under way at the look (what unpinFile's transaction wrote).
+    const deletingFile = await put(deleting, "deleting.bin");
+    await deps.db.delete(ipfsFiles).where(eq(ipfsFiles.id, deletingFile.fileId));
+    await deps.db
+      .insert(ipfsUnpins)
+      .values({ fileId: deletingFile.fileId, cid: deletingFile.cid, createdAt: deps.now() });
+    // A deletion while the engine did not answer: its job owes the unpin (retried later).
+    const owedFile = await put(owed, "owed.bin");
+    await deps.db.delete(ipfsFiles).where(eq(ipfsFiles.id, owedFile.fileId));
+    await schedule(deps.db, JOB_IPFS_UNPIN, { cid: owedFile.cid }, { runAt: new Date(Date.now() + 86_400_000) });
+    // An unpin recorded as under way by a process that died two hours ago holds nothing any more.
+    const hoursAgo = new Date(deps.now().getTime() - 2 * 3_600_000);
+    await deps.db.insert(ipfsUnpins).values({ fileId: 2_000_000_000, cid: orphanCid, createdAt: hoursAgo });
+
+    const trims = async () =>
+      Object.fromEntries(
+        (
+          await deps.db
+            .select()
+            .from(jobs)
+            .where(and(eq(jobs.kind, JOB_IPFS_TRIM_PIN), isNull(jobs.doneAt)))
+        ).map((job) => [job.payload.cid as string, job]),
+      );
+    expect(await sweepPins(deps)).toBe(4);
+    const booked = await trims();
+    expect(Object.keys(booked).sort()).toEqual([keptCid, orphanCid, lateCid, busyCid].sort());
+    for (const job of Object.values(booked)) {
+      expect(job.payload.excess).toBe(1);
+      expect(job.runAt.getTime()).toBeGreaterThanOrEqual(deps.now().getTime() + 3_500_000);
+    }
+    expect(await deps.db.select().from(ipfsUnpins).where(eq(ipfsUnpins.cid, orphanCid))).toEqual([]);
+
+    // Between the looks: the late upload's row commits; the busy bytes are uploaded again.
+    await deps.db.insert(ipfsFiles).values({
+      serviceId: own.ipfsServiceId,
+      name: "late.bin",
+      cid: lateCid,
+      size: late.length,
+      contentType: "application/octet-stream",
+      createdAt: deps.now(),
+    });
+    await put(busy, "busy.bin");
+    const second = async (cid: string) => trimPin(deps, booked[cid].payload as any);
+    const before = await engine().repoStats();
+    expect(await second(keptCid)).toEqual({ trimmed: 1, removedBlocks: 0 });
+    expect(await second(orphanCid)).toEqual({ trimmed: 1, removedBlocks: 1 });
+    expect(await second(lateCid)).toEqual({ trimmed: 0, removedBlocks: 0 });
+    expect(await second(busyCid)).toEqual({ trimmed: 0, removedBlocks: 0 });
+    expect((await engine().repoStats()).blocks).toBe(before.blocks - 1);
+    expect([await engine().pins(keptCid), await engine().pins(orphanCid)]).toEqual([2, 0]);
+    expect([await engine().pins(lateCid), await engine().pins(busyCid)]).toEqual([1, 2]);
+    // The deletion ends: its unpin finds its pin.
+    expect(await engine().unpin(deletingFile.cid)).toEqual({ removedBlocks: 1 });
+    await deps.db.delete(ipfsUnpins).where(eq(ipfsUnpins.fileId, deletingFile.fileId));
+
+    // The next sweep finds the busy root still one pin over, and the owed unpin still held.
+    await deps.db.update(jobs).set({ doneAt: deps.now() }).where(eq(jobs.kind, JOB_IPFS_TRIM_PIN));
+    expect(await sweepPins(deps)).toBe(1);
+    const again = await trims();
+    expect(Object.keys(again)).toEqual([busyCid]);
+    expect(await trimPin(deps, again[busyCid].payload as any)).toEqual({ trimmed: 1, removedBlocks: 0 });
+    expect(await engine().pins(busyCid)).toBe(1);
+    expect(await engine().pins(owedFile.cid)).toBe(1);
+    for (const cid of [keptCid, lateCid, busyCid]) expect(await engine().stat(cid)).toMatchObject({ size: 3000 });
   });
 });
 

@@ -29,6 +29,7 @@ import { embeddedEngine, engineHealth, engineOf, namesBlob, startEngine, stopEng
 import type { Deps } from "#backend/deps.ts";
 import { readPinned, runningServicesOf, storeOnService } from "./files-api.ts";
 import { ipfsJobs } from "./jobs.ts";
+import { pinSweepJobs, schedulePinSweep } from "./pin-sweep.ts";
 
 /**
  * IPFS storage (SPEC §1, §3 IPFS service, §4, §5, §7 /sys/ipfsBusiness, §9; contract/ipfs.ts;
@@ -59,7 +60,8 @@ export default defineDomain({
     "/sys/ops/ipfsUpgrades/take": opsUpgradeTake,
     "/sys/ops/ipfsUpgrades/decide": opsUpgradeDecide,
   }),
-  jobs: ipfsJobs,
+  jobs: { ...ipfsJobs, ...pinSweepJobs },
+  schedules: [schedulePinSweep],
   start: startEngine,
   async stop(deps) {
     // The meter first: what was served is written before the database closes.

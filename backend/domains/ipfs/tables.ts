@@ -208,3 +208,19 @@ export const ipfsPins = pgTable("ipfs_pins", {
   count: integer("count").notNull(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
+
+/**
+ * A file's unpin under way (docs/decisions/108): written in the transaction that deletes the file's row, removed once
+ * the engine has taken its pin away or a job owes it. Until then the pin sweep counts it as one of the root's
+ * holders, so a deletion caught between its commit and its unpin never makes the sweep take a pin twice. One left
+ * by a process that died in that gap is void after an hour (the sweep's gap).
+ */
+export const ipfsUnpins = pgTable(
+  "ipfs_unpins",
+  {
+    fileId: integer("file_id").primaryKey(),
+    cid: text("cid").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("ipfs_unpins_cid").on(t.cid)],
+);

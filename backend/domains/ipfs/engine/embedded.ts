@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import * as dagPb from "@ipld/dag-pb";
 import type { Blockstore } from "interface-blockstore";
 import { exporter } from "ipfs-unixfs-exporter";
@@ -15,6 +16,7 @@ import {
   NotPinnedError,
   type Added,
   type ByteRange,
+  type CountedPin,
   type IpfsEngine,
   type RepoStats,
   type Stat,
@@ -47,7 +49,8 @@ export function normalCid(text: string): CID {
   }
 }
 
-type Root = { count: number; keys: string[]; size: number };
+/** A pinned root: its count, its DAG's blocks, its file size, and the mark of its count's last change. */
+type Root = { count: number; keys: string[]; size: number; mark: string };
 
 export class EmbeddedIpfs implements IpfsEngine {
   readonly kind = "embedded" as const;
@@ -65,6 +68,9 @@ export class EmbeddedIpfs implements IpfsEngine {
   private readonly roots = new Map<string, Root>();
   private queue: Promise<unknown> = Promise.resolve();
   private bytes = 0;
+  /** The marks of this opening (a pin sweep's look is compared with them; another opening's never match). */
+  private readonly opening = randomUUID();
+  private changes = 0;
 
   /** Whether its writes are fenced by the engine's lease (docs/decisions/098): no other process writes meanwhile. */
   private readonly fenced: boolean;
@@ -104,7 +110,7 @@ export class EmbeddedIpfs implements IpfsEngine {
       try {
         const cid = normalCid(name);
         const root = await this.walk(cid);
-        this.roots.set(cid.toString(), { ...root, count });
+        this.roots.set(cid.toString(), { ...root, count, mark: this.nextMark() });
         for (const key of root.keys) this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
       } catch (error) {
         console.warn(
@@ -142,6 +148,11 @@ export class EmbeddedIpfs implements IpfsEngine {
     return 1;
   }
 
+  /** A new mark for a root whose count changed (or was read at open). */
+  private nextMark(): string {
+    return `${this.opening}:${++this.changes}`;
+  }
+
   /** One at a time: pins, unpins and the end of uploads. */
   private locked<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
@@ -150,7 +161,7 @@ export class EmbeddedIpfs implements IpfsEngine {
   }
 
   /** A root's DAG: its blocks (each once) and its file size. */
-  private async walk(root: CID): Promise<Omit<Root, "count">> {
+  private async walk(root: CID): Promise<Omit<Root, "count" | "mark">> {
     const keys = new Set<string>();
     const stack = [root];
     while (stack.length) {
@@ -226,10 +237,11 @@ export class EmbeddedIpfs implements IpfsEngine {
     const known = this.roots.get(id);
     if (known) {
       known.count = await this.state.changePin(id, 1, known.count);
+      known.mark = this.nextMark();
       return known;
     }
     const walked = await this.walk(cid);
-    const root: Root = { ...walked, count: await this.state.changePin(id, 1, 0) };
+    const root: Root = { ...walked, count: await this.state.changePin(id, 1, 0), mark: this.nextMark() };
     for (const key of root.keys) this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
     this.roots.set(id, root);
     return root;
@@ -245,20 +257,46 @@ export class EmbeddedIpfs implements IpfsEngine {
     return this.locked(async () => {
       const root = this.roots.get(id);
       if (!root) throw new NotPinnedError(id);
-      root.count = await this.state.changePin(id, -1, root.count);
-      if (root.count > 0) return { removedBlocks: 0 };
-      this.roots.delete(id);
-      let removedBlocks = 0;
-      for (const key of root.keys) {
-        const left = (this.refs.get(key) ?? 1) - 1;
-        if (left > 0) {
-          this.refs.set(key, left);
-          continue;
-        }
-        this.refs.delete(key);
-        if (!this.holds.get(key)) removedBlocks += await this.removeBlock(key);
+      return this.unpinLocked(id, root);
+    });
+  }
+
+  /** Takes one pin of a root away; its blocks no other root holds go with its last. */
+  private async unpinLocked(id: string, root: Root): Promise<{ removedBlocks: number }> {
+    root.count = await this.state.changePin(id, -1, root.count);
+    root.mark = this.nextMark();
+    if (root.count > 0) return { removedBlocks: 0 };
+    this.roots.delete(id);
+    let removedBlocks = 0;
+    for (const key of root.keys) {
+      const left = (this.refs.get(key) ?? 1) - 1;
+      if (left > 0) {
+        this.refs.set(key, left);
+        continue;
       }
-      return { removedBlocks };
+      this.refs.delete(key);
+      if (!this.holds.get(key)) removedBlocks += await this.removeBlock(key);
+    }
+    return { removedBlocks };
+  }
+
+  async countedPins(): Promise<CountedPin[]> {
+    return [...this.roots].map(([cid, root]) => ({ cid, count: root.count, mark: root.mark }));
+  }
+
+  async trim(cid: string, mark: string, by: number): Promise<{ trimmed: number; removedBlocks: number }> {
+    const id = normalCid(cid).toString();
+    return this.locked(async () => {
+      const root = this.roots.get(id);
+      // Changed since that look (or another opening's): nothing is taken.
+      if (!root || root.mark !== mark || !(by >= 1)) return { trimmed: 0, removedBlocks: 0 };
+      let trimmed = 0;
+      let removedBlocks = 0;
+      while (trimmed < by && root.count > 0) {
+        removedBlocks += (await this.unpinLocked(id, root)).removedBlocks;
+        trimmed++;
+      }
+      return { trimmed, removedBlocks };
     });
   }
 

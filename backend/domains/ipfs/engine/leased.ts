@@ -11,6 +11,7 @@ import {
   NotPinnedError,
   type Added,
   type ByteRange,
+  type CountedPin,
   type IpfsEngine,
   type RepoStats,
   type Stat,
@@ -107,6 +108,11 @@ export class LeasedIpfs implements IpfsEngine {
     if (path === "/pin") return engine.pin(cid).then(() => ({}));
     if (path === "/unpin") return engine.unpin(cid);
     if (path === "/pins") return { pins: await engine.pins(cid) };
+    if (path === "/counted-pins") return { pins: await engine.countedPins() };
+    if (path === "/trim") {
+      const { mark, by } = body as { mark?: unknown; by?: unknown };
+      return engine.trim(cid, String(mark ?? ""), Number(by ?? 0));
+    }
     throw new Error(`no engine call ${path}`);
   }
 
@@ -220,6 +226,13 @@ export class LeasedIpfs implements IpfsEngine {
   }
   repoStats(): Promise<RepoStats> {
     return this.call("/repo", null, true);
+  }
+  countedPins(): Promise<CountedPin[]> {
+    return this.call<{ pins: CountedPin[] }>("/counted-pins", null, true).then((r) => r.pins);
+  }
+  /** Sent again after a handover: the next holder's opening has other marks, so a trim that ran is not repeated. */
+  trim(cid: string, mark: string, by: number): Promise<{ trimmed: number; removedBlocks: number }> {
+    return this.call("/trim", { cid, mark, by }, true);
   }
 
   /** Stops taking the lease and answering, closes the engine here, then hands the lease over at once. */

@@ -4,6 +4,7 @@ import {
   NotPinnedError,
   type Added,
   type ByteRange,
+  type CountedPin,
   type IpfsEngine,
   type RepoStats,
   type Stat,
@@ -148,6 +149,18 @@ export class RemoteIpfs implements IpfsEngine {
     } catch (error) {
       throw mapped(error);
     }
+  }
+
+  /**
+   * None: kubo keeps one pin per CID, not counts, and cannot say whether an upload under way holds one, so the pin
+   * sweep leaves a node by URL to its operator (`ipfs pin ls` against the portal's files; docs/decisions/108).
+   */
+  async countedPins(): Promise<CountedPin[]> {
+    return [];
+  }
+
+  async trim(): Promise<{ trimmed: number; removedBlocks: number }> {
+    return { trimmed: 0, removedBlocks: 0 };
   }
 
   async close(): Promise<void> {

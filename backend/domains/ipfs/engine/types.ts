@@ -12,6 +12,12 @@ export type Added = { cid: string; size: number };
 /** A pinned root: its file size and how many blocks its DAG has. */
 export type Stat = { cid: string; size: number; blocks: number };
 
+/**
+ * A counted pin (the embedded engine): its root, how many pins it holds, and the mark of the count's last change
+ * (different after any pin or unpin of that root, and in every opening of the engine).
+ */
+export type CountedPin = { cid: string; count: number; mark: string };
+
 /** The repository: the blocks kept and their bytes. */
 export type RepoStats = { blocks: number; bytes: number };
 
@@ -41,6 +47,16 @@ export interface IpfsEngine {
   pins(cid: string): Promise<number>;
   /** The repository's blocks and bytes. */
   repoStats(): Promise<RepoStats>;
+  /**
+   * Every counted pin (the pin sweep, docs/decisions/108); none from a kubo node, whose pins are not counted (one
+   * per CID) and stay its operator's.
+   */
+  countedPins(): Promise<CountedPin[]>;
+  /**
+   * Takes up to `by` pins of a root away, only if its count has not changed since the look that gave `mark`; the
+   * blocks of its DAG no other root holds go with its last. Resolves with the pins taken and the blocks removed.
+   */
+  trim(cid: string, mark: string, by: number): Promise<{ trimmed: number; removedBlocks: number }>;
   close(): Promise<void>;
 }
 

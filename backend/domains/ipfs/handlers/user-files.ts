@@ -7,7 +7,13 @@ import type { Payload } from "#backend/http/router.ts";
 import { engineOf } from "#backend/domains/ipfs/node.ts";
 import { scheduleUnpin } from "#backend/domains/ipfs/jobs.ts";
 import { lastDays } from "#backend/domains/ipfs/rules.ts";
-import { ipfsFiles, ipfsServices, ipfsTrafficDaily, ipfsTrafficFilesDaily } from "#backend/domains/ipfs/tables.ts";
+import {
+  ipfsFiles,
+  ipfsServices,
+  ipfsTrafficDaily,
+  ipfsTrafficFilesDaily,
+  ipfsUnpins,
+} from "#backend/domains/ipfs/tables.ts";
 import { escapeLike, gatewaysOf, ownService, type Ctx } from "./shared.ts";
 
 /* -------------------------------------------------- files -------------------------------------------------- */
@@ -44,7 +50,8 @@ export async function listFiles(input: Payload<"/sys/ipfsBusiness/ipfs/files">, 
  * same CID), in one transaction; then the engine takes
  * one pin of its root away (its blocks go when no other pin holds them). Should the engine fail after the
  * commit, the pin is left behind (never a file without its blocks); while the IPFS node is not answering, a job
- * retries the unpin.
+ * retries the unpin. From the commit until the engine has answered, the unpin is recorded as under way
+ * (`ipfs_unpins`), so the pin sweep does not take the same pin (docs/decisions/108).
  */
 export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, ctx: Ctx) {
   const deps = ctx.deps;
@@ -55,6 +62,7 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
       .where(and(eq(ipfsFiles.id, input.ipfsFileId), eq(ipfsFiles.serviceId, service.id)))
       .returning();
     if (!file) throw new ApiError(Msg.NOT_FOUND);
+    await tx.insert(ipfsUnpins).values({ fileId: file.id, cid: file.cid, createdAt: deps.now() });
     // A CID counts once per service: its size is freed with the last of its names only.
     const [kept] = await tx
       .select({ id: ipfsFiles.id })
@@ -75,6 +83,8 @@ export async function unpinFile(input: Payload<"/sys/ipfsBusiness/ipfs/unpin">, 
     if ((error as Error)?.name === "EngineUnavailableError") await scheduleUnpin(deps, file.id, file.cid);
     else console.warn(`ipfs: unpin of ${file.cid} after file ${file.id} was deleted failed:`, error);
   }
+  // Done, or owed by the job: no longer under way (if this process dies first, the record is void in an hour).
+  await deps.db.delete(ipfsUnpins).where(eq(ipfsUnpins.fileId, file.id));
   return { ipfsFileId: file.id, usedBytes, freed };
 }
 
