@@ -95,7 +95,7 @@ lint() { npm run lint; }
 side_by_side "Typecheck" typecheck "Lint" lint
 
 # Side by side: each kept the machine about two-thirds busy alone (unit 63 %, server 65 %, docs/decisions/083).
-unit() { npx vitest run --project unit --reporter=default --reporter=json --outputFile="$results/unit.json"; }
+unit() { npx vitest run --project unit --project unit-isolated --reporter=default --reporter=json --outputFile="$results/unit.json"; }
 server() { npx vitest run --project server --reporter=default --reporter=json --outputFile="$results/server.json"; }
 side_by_side "Unit tests" unit \
   "Server entry over real sockets (backend faults, shutdown, security headers, compression)" server

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { createHash, randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import { PASSWORD, registration, uniqueName } from "./client.ts";
 import { ownDatabase } from "./in-process.ts";
 import { startServer, stopServer, type Server } from "./server-process.ts";
@@ -167,6 +167,10 @@ describe.skipIf(!DATABASE_URL)(`two portal processes on one PostgreSQL${DATABASE
     const acked: Acked[] = [];
     let refused = 0;
     let running = true;
+    // A failure below stops the traffic too, so the next test does not meet it.
+    onTestFinished(() => {
+      running = false;
+    });
     const caller = async (server: () => Server) => {
       while (running) {
         const done = await fund(server());
@@ -252,6 +256,13 @@ describe.skipIf(!DATABASE_URL)(`two portal processes on one PostgreSQL${DATABASE
     }
     const leaseTakenMs = taken.chain!;
     const ipfsLeaseTakenMs = taken.ipfs!;
+    // The row says b as soon as b's take commits; b's /healthz says so once it has learnt it (on a loaded machine, a
+    // moment later): waited for, then checked.
+    const holdsBoth = async () => {
+      const now = await healthz(b).catch(() => null);
+      return now?.chain?.holder?.self === true && now.ipfs?.holder?.self === true;
+    };
+    while (!(await holdsBoth()) && Date.now() - killedAt < 30_000) await new Promise((r) => setTimeout(r, 100));
     expect((await health(b))?.holder?.self).toBe(true);
     expect((await healthz(b)).ipfs?.holder?.self).toBe(true);
     // Served again: a transaction acknowledged by the new holder.
