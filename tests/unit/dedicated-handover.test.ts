@@ -128,7 +128,7 @@ describe("a dedicated network's call under way when the networks change hands", 
     expect(call).not.toHaveBeenCalled();
   });
 
-  it("a network's status moved under way is the next holder's; a change is refused as unanswered", async () => {
+  it("a network's status moved under way is the next holder's", async () => {
     const { provisioner, call, move } = await setUp(() => undefined);
     provisioner.status$ = async () => {
       move();
@@ -136,15 +136,27 @@ describe("a dedicated network's call under way when the networks change hands", 
     };
     await expect(provisioner.status("net-a")).resolves.toEqual({ name: "holder's status" });
     expect(call).toHaveBeenCalledWith("/status", ["net-a"], true);
-    const refused = await provisioner
+  });
+
+  it("a change moved under way is refused as unanswered; the next one in its lock does not run here", async () => {
+    const { provisioner, call, move } = await setUp(() => undefined);
+    const underWay = provisioner
       .change("net-a", async () => {
+        move();
         throw stopped();
       })
       .catch((error: unknown) => error);
+    const work = vi.fn(async () => "changed");
+    const next = provisioner.change("net-a", work).catch((error: unknown) => error);
+    const refused = await underWay;
     expect(refused).toBeInstanceOf(EngineUnreachableError);
     expect((refused as EngineUnreachableError).sent).toBe(true);
     expect((refused as Error).message).toMatch(/dedicated engine moved to another process during the call/);
-    expect(call).toHaveBeenCalledTimes(1);
+    const late = await next;
+    expect(late).toBeInstanceOf(EngineUnreachableError);
+    expect((late as EngineUnreachableError).sent).toBe(false);
+    expect(work).not.toHaveBeenCalled();
+    expect(call).not.toHaveBeenCalled();
   });
 
   it("a change's own failure stands while the networks stay here; the fence's refusal is a clean refusal", async () => {

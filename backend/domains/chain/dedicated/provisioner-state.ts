@@ -3,6 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
 import { heldCall } from "#backend/kit/engine-handover.ts";
+import { EngineUnreachableError } from "#backend/kit/engine-link.ts";
 import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { RpcError } from "#backend/domains/chain/hex.ts";
 import { recordedHead } from "#backend/domains/chain/records.ts";
@@ -117,9 +118,14 @@ export abstract class ProvisionerState {
     return this.ownership!.call<T>(`/${method}`, args, method === "status");
   }
 
-  /** Runs `work` after every earlier change of the same network (a write: see `held`). */
+  /**
+   * Runs `work` after every earlier change of the same network (a write: see `held`). A change whose turn comes after
+   * the networks moved on does not run here (a new holder runs them now): refused as not sent.
+   */
   protected locked<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const change = () => this.held(work);
+    const moved = () =>
+      new EngineUnreachableError(`the dedicated networks moved to another process before ${name}'s change`, false);
+    const change = () => (this.forwarded ? Promise.reject(moved()) : this.held(work));
     const result = (this.locks.get(name) ?? Promise.resolve()).then(change, change);
     this.locks.set(
       name,
