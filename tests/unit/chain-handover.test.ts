@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { RpcError } from "#backend/domains/chain/hex.ts";
-import { handedOverNode } from "#backend/domains/chain/registry-calls.ts";
+import { forwardedNode, handedOverNode } from "#backend/domains/chain/registry-calls.ts";
 import { NODE_UNAVAILABLE } from "#backend/domains/chain/remote.ts";
 import { NotLeaseHolderError } from "#backend/kit/engine-lease.ts";
 import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
@@ -22,7 +22,8 @@ describe("a chain's call under way when the chains change hands", () => {
         return `here ${method}`;
       },
     };
-    return { chain: handedOverNode(node, "open-alliance", ownership, () => moved), call, move: () => (moved = true) };
+    const holder = forwardedNode(ownership, "open-alliance");
+    return { chain: handedOverNode(node, "open-alliance", holder, () => moved), call, move: () => (moved = true) };
   };
   const stopped = () => new Error("the worker backend/domains/chain/engine.worker.ts exited with 1");
 

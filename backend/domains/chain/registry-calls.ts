@@ -85,7 +85,8 @@ export async function forwardTo<T>(
   }
 }
 
-const sends = (call: RpcCall) => call.method === "eth_sendRawTransaction" || call.method === "eth_sendTransaction";
+export const sends = (call: RpcCall) =>
+  call.method === "eth_sendRawTransaction" || call.method === "eth_sendTransaction";
 
 /** A chain run by the holder: each call forwarded there; one that sends a transaction is never sent twice. */
 export function forwardedNode(ownership: EngineOwnership, name: string): ChainNode {
@@ -96,12 +97,13 @@ export function forwardedNode(ownership: EngineOwnership, name: string): ChainNo
 }
 
 /**
- * A chain this process runs as the lease's holder (docs/decisions/106). When the chains moved to another process
- * while a call was under way here (`movedOn`: a handover or a takeover stopped the engine under it), its failure is
- * not the chain's answer: a call safe to repeat is asked of the new holder, and a send that the engine had not
- * refused is NODE_UNAVAILABLE (it may have been sealed before the stop; nothing was acknowledged), never a 500.
+ * A chain this process runs as the lease's holder (docs/decisions/106; a dedicated network's node, 109). When the
+ * chain moved to another process while a call was under way here (`movedOn`: a handover or a takeover stopped the
+ * engine under it), its failure is not the chain's answer: a call safe to repeat is asked of the new holder
+ * (`holder`), and a send that the engine had not refused is NODE_UNAVAILABLE (it may have been sealed before the
+ * stop; nothing was acknowledged), never a 500.
  */
-export function handedOverNode(node: ChainNode, name: string, ownership: EngineOwnership, movedOn: () => boolean) {
+export function handedOverNode(node: ChainNode, name: string, holder: ChainNode, movedOn: () => boolean) {
   return {
     request: async (call: RpcCall) => {
       try {
@@ -111,7 +113,7 @@ export function handedOverNode(node: ChainNode, name: string, ownership: EngineO
         if (error instanceof NotLeaseHolderError)
           throw new RpcError(NODE_UNAVAILABLE, `the chain ${name} is being taken over by another process`);
         if (!movedOn()) throw error;
-        if (!sends(call)) return forwardedNode(ownership, name).request(call);
+        if (!sends(call)) return holder.request(call);
         // The engine's own refusal (a nonce too low, too little gas...) came before the move: it stands.
         if (typeof (error as { code?: unknown }).code === "number") throw error;
         throw new RpcError(NODE_UNAVAILABLE, `the chain ${name} moved to another process during the call`);

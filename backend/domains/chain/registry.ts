@@ -254,7 +254,12 @@ export class ChainRegistry {
           `chain ${row.name}: ${snapshot === undefined ? "" : `started from its snapshot at block ${snapshot}, `}${replayed} recorded block(s) replayed, ${removed} unrecorded block(s) removed`,
         );
       const node = this.ownership
-        ? handedOverNode(embedded, row.name, this.ownership, () => !this.ownership!.answersHere)
+        ? handedOverNode(
+            embedded,
+            row.name,
+            forwardedNode(this.ownership, row.name),
+            () => !this.ownership!.answersHere,
+          )
         : embedded;
       entry = { ...info, node, health: () => embedded.health(), treasuryKey };
     }

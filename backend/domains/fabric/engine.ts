@@ -2,6 +2,7 @@ import type { Deps } from "#backend/deps.ts";
 import { EngineOwnership } from "#backend/kit/engine-owner.ts";
 import { fabricAnswers, RemoteHost, type GatewayInfo } from "./cluster.ts";
 import type { RunningGateway } from "./gateway/types.ts";
+import { HandedOverHost } from "./handed-over.ts";
 import { DEFAULT_HOST, FabricHost } from "./peer/host.ts";
 
 /** A throwaway channel older than this at start was left by an interrupted test job. */
@@ -20,6 +21,8 @@ export type HeldGateway = { running: RunningGateway; caPem: string };
  */
 export class FabricEngine {
   private local: FabricHost | null = null;
+  /** The local host as the domain's calls use it under the lease (docs/decisions/109). */
+  private handedOver: HandedOverHost | null = null;
   private readonly remote: RemoteHost | null = null;
   private held: HeldGateway | null = null;
   private holdersGateway: GatewayInfo = null;
@@ -58,11 +61,15 @@ export class FabricEngine {
     else await this.runHere();
   }
 
-  /** The peer as this process reaches it now: its own, or the holder's through calls. */
-  host(): FabricHost | RemoteHost {
-    if (this.ownership && !this.ownership.isOwner) return this.remote!;
+  /**
+   * The peer as this process reaches it now: its own, or the holder's through calls (also once a stop has begun: the
+   * next holder answers). Under the lease, a call under way here when the peer moves on goes to the next holder or is
+   * refused as unanswered (./handed-over.ts).
+   */
+  host(): FabricHost | HandedOverHost | RemoteHost {
+    if (this.ownership && !this.ownership.answersHere) return this.remote!;
     if (!this.local) throw new Error("the fabric domain has not started");
-    return this.local;
+    return this.handedOver ?? this.local;
   }
 
   /** The gateway's address for clients, its port and the CA they pin: this process's, or the holder's. */
@@ -87,6 +94,8 @@ export class FabricEngine {
       this.ownership ? (tx) => this.ownership!.fence(tx) : undefined,
     );
     this.local = host;
+    const ownership = this.ownership;
+    this.handedOver = ownership ? new HandedOverHost(host, this.remote!, () => !ownership.answersHere) : null;
     // The process that runs the peer serves the gateway (docs/decisions/064). It also drops the throwaway channels
     // of test jobs that a stop interrupted (docs/decisions/069).
     const [held] = await Promise.all([
@@ -111,6 +120,7 @@ export class FabricEngine {
     const [held, local] = [this.held, this.local];
     this.held = null;
     this.local = null;
+    this.handedOver = null;
     await held?.running.close();
     await local?.close();
   }

@@ -1,5 +1,8 @@
+import { Msg } from "#contract/messages.ts";
 import type { TestChaincodeAnswer } from "#contract/test-services.ts";
 import type { Deps } from "#backend/deps.ts";
+import { ApiError } from "#backend/http/errors.ts";
+import { EngineUnreachableError } from "#backend/kit/engine-link.ts";
 import fabric, { ChaincodeRefused, type ProposalSigner } from "#backend/domains/fabric/index.ts";
 import { openIdentityKey } from "./network.ts";
 import type { TestServiceRow } from "./machine.ts";
@@ -72,12 +75,23 @@ export async function dropTestChannel(row: Pick<TestServiceRow, "channel">, deps
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-/** A query (simulated only) or an invoke (simulated, then ordered and committed) of the service's chaincode. */
-export async function callChaincode(
-  deps: Deps,
-  row: TestServiceRow,
-  input: { mode: "query" | "invoke"; fn: string; args: string[] },
-): Promise<TestChaincodeAnswer> {
+type ChaincodeCall = { mode: "query" | "invoke"; fn: string; args: string[] };
+
+/**
+ * A query (simulated only) or an invoke (simulated, then ordered and committed) of the service's chaincode. When the
+ * peer's holder cannot answer (unreachable, or the peer moved to another process during an order: nothing was
+ * acknowledged, docs/decisions/109), it is the chain not answering (MSG_42016), never a 500.
+ */
+export async function callChaincode(deps: Deps, row: TestServiceRow, input: ChaincodeCall) {
+  try {
+    return await callOnPeer(deps, row, input);
+  } catch (error) {
+    if (error instanceof EngineUnreachableError) throw new ApiError(Msg.CHAIN_UNAVAILABLE);
+    throw error;
+  }
+}
+
+async function callOnPeer(deps: Deps, row: TestServiceRow, input: ChaincodeCall): Promise<TestChaincodeAnswer> {
   const channel = row.channel!;
   const chaincode = row.contractName!;
   const peer = await fabric.api.peerFor(deps, { channel });

@@ -73,3 +73,17 @@ export function storageGuarded(node: ChainNode, limitBytes: number, storedBytes:
     },
   };
 }
+
+/** Why limits cannot be applied, or null (positive whole numbers; null means none). */
+export function limitsProblem(limits: NodeLimits | null | undefined): string | null {
+  if (limits === null || limits === undefined) return null;
+  const ok = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
+  return ok(limits.requestsPerSecond) && ok(limits.storageBytes)
+    ? null
+    : "a node's limits are a positive whole number of calls per second and of bytes";
+}
+/** The row's columns of a network's limits (null: none). */
+export const limitColumns = (limits: NodeLimits | null) => ({
+  requestsPerSecond: limits?.requestsPerSecond ?? null,
+  storageLimitBytes: limits?.storageBytes ?? null,
+});

@@ -2,8 +2,14 @@ import { createHmac, randomBytes } from "node:crypto";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Deps } from "#backend/deps.ts";
+import { heldCall } from "#backend/kit/engine-handover.ts";
+import { EngineUnreachableError } from "#backend/kit/engine-link.ts";
 import type { EngineOwnership } from "#backend/kit/engine-owner.ts";
+import { RpcError } from "#backend/domains/chain/hex.ts";
 import { recordedHead } from "#backend/domains/chain/records.ts";
+import { handedOverNode } from "#backend/domains/chain/registry-calls.ts";
+import { NODE_UNAVAILABLE } from "#backend/domains/chain/remote.ts";
+import type { ChainNode } from "#backend/domains/chain/rpc.ts";
 import { reserveDedicatedChain } from "#backend/domains/chain/chain-ids.ts";
 import { dedicatedCertificates, dedicatedNetworks } from "#backend/domains/chain/tables.ts";
 import { issueNodeCertificate, summaryOf, type CertificateSummary } from "./ca.ts";
@@ -11,6 +17,7 @@ import { basicCredentials, passwordMatches, sameText } from "./credentials.ts";
 import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
 import { RateWindow } from "./limits.ts";
 import type { NetworkNode, NetworkStatus, NodeLimits } from "./types.ts";
+import type { GatewayReply, GatewayRequest } from "./provisioner.ts";
 
 /** A successful credentials check is remembered this long (scrypt costs tens of milliseconds). */
 const VERIFIED_MS = 60_000;
@@ -63,9 +70,43 @@ export abstract class ProvisionerState {
 
   constructor(protected readonly deps: Deps) {}
 
-  /** Whether this process forwards its calls to the networks' holder (another process runs them). */
+  /**
+   * Whether this process forwards its calls to the networks' holder: another process runs them, or this one is
+   * stopping (its calls go to the next holder, docs/decisions/106).
+   */
   protected get forwarded(): boolean {
-    return !!this.ownership && !this.ownership.isOwner;
+    return !!this.ownership && !this.ownership.answersHere;
+  }
+
+  /**
+   * A call the holder makes on its own networks (docs/decisions/109): when the networks moved to another process under
+   * it (or the lease's fence refused its block), a read is asked of the next holder (`again`), a write is refused as
+   * sent but unanswered (EngineUnreachableError, as a forwarded call that lost its holder); else its own outcome.
+   */
+  protected held<T>(work: () => Promise<T>, again?: () => Promise<T>): Promise<T> {
+    if (!this.ownership) return work();
+    return heldCall("dedicated", work, { movedOn: () => this.forwarded, again });
+  }
+
+  /**
+   * A network's node as the holder serves it (docs/decisions/109): a read under way when the networks moved is asked
+   * of the next holder's same endpoint, one call; a send is NODE_UNAVAILABLE (./registry-calls.ts handedOverNode).
+   */
+  protected handedOver(node: ChainNode, request: GatewayRequest): ChainNode {
+    const ownership = this.ownership;
+    if (!ownership) return node;
+    const holder: ChainNode = {
+      request: async (call) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params ?? [] });
+        const reply = await ownership.call<GatewayReply>("/serve", [{ ...request, body }], true);
+        const answer = reply.body as { result?: unknown; error?: { code: number; message: string; data?: string } };
+        if (answer?.error) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+        if (reply.status !== 200)
+          throw new RpcError(NODE_UNAVAILABLE, `the network ${request.network} answered HTTP ${reply.status}`);
+        return answer?.result ?? null;
+      },
+    };
+    return handedOverNode(node, request.network, holder, () => this.forwarded);
   }
 
   protected dirOf(name: string): string {
@@ -77,9 +118,15 @@ export abstract class ProvisionerState {
     return this.ownership!.call<T>(`/${method}`, args, method === "status");
   }
 
-  /** Runs `work` after every earlier change of the same network. */
+  /**
+   * Runs `work` after every earlier change of the same network (a write: see `held`). A change whose turn comes after
+   * the networks moved on does not run here (a new holder runs them now): refused as not sent.
+   */
   protected locked<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const result = (this.locks.get(name) ?? Promise.resolve()).then(work, work);
+    const moved = () =>
+      new EngineUnreachableError(`the dedicated networks moved to another process before ${name}'s change`, false);
+    const change = () => (this.forwarded ? Promise.reject(moved()) : this.held(work));
+    const result = (this.locks.get(name) ?? Promise.resolve()).then(change, change);
     this.locks.set(
       name,
       result.catch(() => undefined),

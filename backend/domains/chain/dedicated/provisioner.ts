@@ -17,7 +17,15 @@ import { newNetworkCa } from "./ca.ts";
 import { basicHeader, credentialsProblem, hashPassword, type Credentials } from "./credentials.ts";
 import type { DeployInput, GatewayAnswer, NetworkStatus, NodeLimits } from "./types.ts";
 import { limitsOf, ProvisionerState } from "./provisioner-state.ts";
-import { RATE_WINDOW_SECONDS, RateWindow, callsIn, rateLimitedBody, storageGuarded } from "./limits.ts";
+import {
+  RATE_WINDOW_SECONDS,
+  RateWindow,
+  callsIn,
+  limitColumns,
+  limitsProblem,
+  rateLimitedBody,
+  storageGuarded,
+} from "./limits.ts";
 
 /** The most peers a network runs (the embedded provisioner runs them all in one thread). */
 export const MAX_PEERS = 16;
@@ -34,19 +42,6 @@ export type GatewayRequest = {
 export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", id: null, error: { code, message } });
-
-/** Why limits cannot be applied, or null (positive whole numbers; null means none). */
-function limitsProblem(limits: NodeLimits | null | undefined): string | null {
-  if (limits === null || limits === undefined) return null;
-  const ok = (n: unknown) => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
-  return ok(limits.requestsPerSecond) && ok(limits.storageBytes)
-    ? null
-    : "a node's limits are a positive whole number of calls per second and of bytes";
-}
-const limitColumns = (limits: NodeLimits | null) => ({
-  requestsPerSecond: limits?.requestsPerSecond ?? null,
-  storageLimitBytes: limits?.storageBytes ?? null,
-});
 
 /**
  * The embedded provisioner (docs/decisions/046): every dedicated network runs here, in a worker thread of its
@@ -275,7 +270,8 @@ export class EmbeddedProvisioner extends ProvisionerState {
   async status(name: string): Promise<NetworkStatus | null> {
     if (this.forwarded) return this.forward("status", name);
     const entry = this.entries.get(name);
-    return entry ? this.statusOf(entry) : null;
+    const again = () => this.forward<NetworkStatus | null>("status", name);
+    return entry ? this.held(() => this.statusOf(entry), again) : null;
   }
 
   /** Exactly what the HTTP gateway answers for this JSON-RPC text with these credentials (the portal's "try it" form). */
@@ -321,6 +317,8 @@ export class EmbeddedProvisioner extends ProvisionerState {
         headers: { Allow: "POST" },
       };
     const runtime = entry.runtime;
+    // The networks moved on while the credentials were checked: nothing ran here, the next holder answers.
+    if (!runtime && this.forwarded) return this.forward("serve", request);
     if (entry.row.state === "stopped" || !runtime)
       return { status: 503, body: rpcError(-32002, `the network ${entry.row.name} is not running`) };
     let node;
@@ -344,7 +342,7 @@ export class EmbeddedProvisioner extends ProvisionerState {
       node = storageGuarded(node, limits.storageBytes, () => this.storedBytes(entry));
     }
     if (target === "gateway") this.count(entry, "gateway");
-    return { status: 200, body: await answerText(node, request.body) };
+    return { status: 200, body: await answerText(this.handedOver(node, request), request.body) };
   }
 
   /** Sends `wei` from the network's treasury to `address`; resolves with the transaction's hash once recorded. */
@@ -355,14 +353,15 @@ export class EmbeddedProvisioner extends ProvisionerState {
       return Promise.reject(new RpcError(RPC.INVALID_PARAMS, `invalid address: ${address}`));
     if (wei <= 0n) return Promise.reject(new RpcError(RPC.INVALID_PARAMS, "the amount to fund is positive"));
     const entry = this.entry(name);
-    const run = async () => {
-      if (!entry.runtime) throw new Error(`the network ${name} is not running`);
-      return signAndSend(entry.runtime.orderer, entry.row.chainId, entry.treasuryKey, {
-        to: address,
-        value: wei,
-        gasLimit: 21_000n,
+    const run = () =>
+      this.held(async () => {
+        if (!entry.runtime) throw new Error(`the network ${name} is not running`);
+        return signAndSend(entry.runtime.orderer, entry.row.chainId, entry.treasuryKey, {
+          to: address,
+          value: wei,
+          gasLimit: 21_000n,
+        });
       });
-    };
     const result = entry.funding.then(run, run);
     entry.funding = result.catch(() => undefined);
     return result;
