@@ -16,8 +16,7 @@ import { issueNodeCertificate, summaryOf, type CertificateSummary } from "./ca.t
 import { basicCredentials, passwordMatches, sameText } from "./credentials.ts";
 import { bytesUnder, NetworkRuntime, RequestCounter } from "./network.ts";
 import { RateWindow } from "./limits.ts";
-import type { NetworkNode, NetworkStatus, NodeLimits } from "./types.ts";
-import type { GatewayReply, GatewayRequest } from "./provisioner.ts";
+import type { GatewayReply, GatewayRequest, NetworkNode, NetworkStatus, NodeLimits } from "./types.ts";
 
 /** A successful credentials check is remembered this long (scrypt costs tens of milliseconds). */
 const VERIFIED_MS = 60_000;

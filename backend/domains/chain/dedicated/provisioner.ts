@@ -15,7 +15,7 @@ import {
 } from "#backend/domains/chain/tables.ts";
 import { newNetworkCa } from "./ca.ts";
 import { basicHeader, credentialsProblem, hashPassword, type Credentials } from "./credentials.ts";
-import type { DeployInput, GatewayAnswer, NetworkStatus, NodeLimits } from "./types.ts";
+import type { DeployInput, GatewayAnswer, GatewayReply, GatewayRequest, NetworkStatus, NodeLimits } from "./types.ts";
 import { limitsOf, ProvisionerState } from "./provisioner-state.ts";
 import {
   RATE_WINDOW_SECONDS,
@@ -30,16 +30,8 @@ import {
 /** The most peers a network runs (the embedded provisioner runs them all in one thread). */
 export const MAX_PEERS = 16;
 
-/** One HTTP request to a network's endpoints, as the endpoint (or a peer process) hands it over. */
-export type GatewayRequest = {
-  network: string;
-  target: "gateway" | "ca" | { node: string };
-  method: string;
-  authorization: string | null;
-  body: string;
-};
-/** The answer: a status and a JSON body, or the CA's PEM; headers to add (WWW-Authenticate). */
-export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
+/** The gateway's request and answer live in ./types.ts (provisioner-state.ts uses them too); the chain domain imports them from here. */
+export type { GatewayReply, GatewayRequest };
 
 const rpcError = (code: number, message: string) => ({ jsonrpc: "2.0", id: null, error: { code, message } });
 

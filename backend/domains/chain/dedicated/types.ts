@@ -60,3 +60,14 @@ export type DeployInput = {
 
 /** An answer of the HTTP gateway: its status and JSON body. */
 export type GatewayAnswer = { status: number; body: unknown };
+
+/** One HTTP request to a network's endpoints, as the endpoint (or a peer process) hands it over. */
+export type GatewayRequest = {
+  network: string;
+  target: "gateway" | "ca" | { node: string };
+  method: string;
+  authorization: string | null;
+  body: string;
+};
+/** The answer: a status and a JSON body, or the CA's PEM; headers to add (WWW-Authenticate). */
+export type GatewayReply = { status: number; body: unknown; pem?: string; headers?: Record<string, string> };
