@@ -15,6 +15,11 @@ export const Msg = {
   /** Code 4: the caller may not use this path (operators only). */
   NO_PERMISSION: "MSG_10403",
   SERVER_ERROR: "MSG_10500",
+  /**
+   * A network engine (a chain, the IPFS engine, the Fabric peer, a dedicated network) is changing hands between portal
+   * processes, or its holder cannot be reached: nothing was acknowledged; HTTP 503 with Retry-After (docs/decisions/109).
+   */
+  ENGINE_MOVING: "MSG_10503",
   /** The record exists already or another request changed it first (a unique constraint; HTTP 409). */
   CONFLICT: "MSG_10409",
   /** Too many requests from this address or for this account in a short time: HTTP 429 with Retry-After (docs/decisions/021). */

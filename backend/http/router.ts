@@ -22,7 +22,7 @@ import { BodyTooLargeError, discardRest, readLimited } from "#backend/kit/body-l
 import { authenticate, refusalOf, type Authenticated, type AuthUser } from "./auth.ts";
 import type { TeamRole } from "#contract/team-roles.ts";
 import { isDataException, isUniqueViolation } from "#backend/db/errors.ts";
-import { ApiError, sessionInvalid } from "./errors.ts";
+import { ApiError, engineMoving, sessionInvalid } from "./errors.ts";
 import { continuesDownload, sendDownload, type Download, type DownloadRequest } from "./download.ts";
 import { handleUpload, type UploadRules } from "./upload.ts";
 import { runActing, type Acting } from "./acting.ts";
@@ -252,6 +252,8 @@ export function createRouter(
       return await sendDownload(deps, request, named);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
+      const moving = engineMoving(error);
+      if (moving) return errorResponse(moving);
       console.error(`vueapi download/${kind} failed: ${errorSummary(error)}`);
       return jsonResponse(fail(Msg.SERVER_ERROR), 500);
     }
@@ -342,6 +344,12 @@ export function createRouter(
       return jsonResponse(ok(data ?? null));
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
+      // A network engine changing hands under the call (docs/decisions/109): the caller may send it again.
+      const moving = engineMoving(error);
+      if (moving) {
+        console.warn(`vueapi ${path}: ${errorSummary(error)}`);
+        return errorResponse(moving);
+      }
       // A value the database refuses (a number out of range, text too long) came from the request: a 400,
       // though a rule of the contract should have caught it first.
       if (isDataException(error)) {

@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from "vitest";
 import { errorSummary } from "#contract/error-summary.ts";
 import type { Deps } from "#backend/deps.ts";
 import { createRouter, type Handlers } from "#backend/http/router.ts";
+import { NotLeaseHolderError } from "#backend/kit/engine-lease.ts";
+import { EngineUnreachableError, NotEngineHolderError } from "#backend/kit/engine-link.ts";
 
 const SECRET = "s3cret-input-4711";
 
@@ -92,6 +94,28 @@ describe("the /vueapi router's error log", () => {
     expect(await res.json()).toEqual({ code: 1, message: "MSG_10001", data: null });
     expect(warned.mock.calls.flat().map(String).join(" ")).not.toContain(SECRET);
     expect(warned.mock.calls.flat().map(String).join(" ")).toContain("22003");
+  });
+
+  it("answers 503 with Retry-After, never a 500, when a network engine changes hands under a call (ADR 109)", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const moving = [
+      new EngineUnreachableError("the fabric engine moved to another process during the call", true),
+      new NotEngineHolderError("this process does not run the chain engine now"),
+      new NotLeaseHolderError("dedicated"),
+    ];
+    for (const error of moving) {
+      const router = createRouter(deps, {
+        "/anon/platform/cityNodes": async () => {
+          throw error;
+        },
+      } as unknown as Handlers);
+      const res = await router(new Request("http://x/vueapi/anon/platform/cityNodes", { method: "POST", body: "{}" }));
+      expect(res.status, error.name).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("10");
+      expect(await res.json()).toEqual({ code: 1, message: "MSG_10503", data: null });
+    }
+    expect(warned).toHaveBeenCalledTimes(3);
+    warned.mockRestore();
   });
 
   it("refuses refused text before the handler runs", async () => {
