@@ -75,12 +75,16 @@ export async function sweepPins(deps: Deps): Promise<number> {
   return booked;
 }
 
-/** The second look: the pins left over at both looks go, unless the root's count changed in between. */
+/**
+ * The second look: the pins left over at both looks go, unless the root's count changed in between (the engine
+ * compares the mark, in its queue with the pins and unpins).
+ */
 export async function trimPin(deps: Deps, payload: { cid: string; mark: string; excess: number }) {
   const engine = engineOf(deps);
-  const now = (await engine.countedPins()).find((pin) => pin.cid === payload.cid);
-  if (!now || now.mark !== payload.mark) return { trimmed: 0, removedBlocks: 0 };
-  const by = Math.min(payload.excess, now.count - (await pinsHeld(deps.db, payload.cid, deps.now())));
+  const by = Math.min(
+    payload.excess,
+    (await engine.pins(payload.cid)) - (await pinsHeld(deps.db, payload.cid, deps.now())),
+  );
   if (by <= 0) return { trimmed: 0, removedBlocks: 0 };
   const done = await engine.trim(payload.cid, payload.mark, by);
   if (done.trimmed)
