@@ -359,7 +359,11 @@ export const servicePaths = {
   },
   "/sys/ops/serviceReviews/list": {
     auth: "operator",
-    payload: z.object({ queue: z.enum(["initial", "final"]), ...pagingFields }),
+    payload: z.object({
+      queue: z.enum(["initial", "final"]),
+      name: z.string().trim().max(50).optional(),
+      ...pagingFields,
+    }),
     data: pageOf(reviewItemSchema),
   },
   "/sys/ops/serviceReviews/decide": {

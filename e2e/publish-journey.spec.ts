@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures.ts";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { api, logInAs, OPERATOR, publisherWithService, reviewQueue } from "./services-support.ts";
 import { decideInQueue, PASSWORD } from "./support.ts";
 import { tinyPng } from "../tests/fixtures/files.ts";
 
@@ -14,7 +14,7 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
 }) => {
   const pub = await publisherWithService(request, "jour", test.info(), { verState: 5 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
-  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await page.goto(reviewQueue("initial", pub.name));
   const item = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
   await item.getByLabel("Review comments").fill("Add a cover image and a description.");
   await decideInQueue(page, item, "Reject", { inMenu: true });
@@ -56,12 +56,12 @@ test("an operator rejects; the publisher edits in the wizard and resubmits; revi
 
   // Back in review: approved, and the test job passes the packages.
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
-  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await page.goto(reviewQueue("initial", pub.name));
   const again = page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) });
   await decideInQueue(page, again, "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   await expect(async () => {
-    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await page.goto(reviewQueue("final", pub.name));
     await expect(
       page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: pub.name }) }),
     ).toContainText("All checks passed.", { timeout: 1000 });

@@ -128,3 +128,7 @@ export async function logInAs(page: Page, userName: string, password: string) {
   if (demoTotpSecret(userName))
     saveOperator({ cookies: (await page.context().cookies()).filter((c) => c.name === "__session") });
 }
+
+/** An operator's review queue narrowed to one service's name (other tests' submissions may fill its first page). */
+export const reviewQueue = (queue: "initial" | "final", name: string) =>
+  `/g/home/operations/ServiceReviews?${new URLSearchParams({ queue, name })}`;

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { api, logInAs, OPERATOR, publisherWithService } from "./services-support.ts";
+import { api, logInAs, OPERATOR, publisherWithService, reviewQueue } from "./services-support.ts";
 import { decideInQueue, PASSWORD, rowMenuItem } from "./support.ts";
 
 /** Reloads until the row of `name` shows `status` (the job loop of the test server works in the background). */
@@ -20,7 +20,7 @@ test("an operator rejects a submitted service with comments; the publisher sees 
 }, testInfo) => {
   const pub = await publisherWithService(request, "rej", testInfo, { verState: 5 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
-  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await page.goto(reviewQueue("initial", pub.name));
   const item = reviewItem(page, pub.name);
   await expect(item).toContainText("asset_cc");
   await expect(item).toContainText("CreateAsset");
@@ -51,12 +51,12 @@ test("a service goes through approval, test, payment and deployment to running",
 }, testInfo) => {
   const pub = await publisherWithService(request, "full", testInfo, { verState: 5, costCents: 12_000 });
   await logInAs(page, OPERATOR.userName, OPERATOR.password);
-  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await page.goto(reviewQueue("initial", pub.name));
   await decideInQueue(page, reviewItem(page, pub.name), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   // The test job inspects the packages; the version then waits in the final-review queue with its report.
   await expect(async () => {
-    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await page.goto(reviewQueue("final", pub.name));
     await expect(reviewItem(page, pub.name)).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await decideInQueue(page, reviewItem(page, pub.name), "Approve");

@@ -1,5 +1,5 @@
 import { expect, ready, test } from "./fixtures.ts";
-import { api, logInAs as switchUser, OPERATOR } from "./services-support.ts";
+import { api, logInAs as switchUser, OPERATOR, reviewQueue } from "./services-support.ts";
 import { CAPTCHA, createActiveUser, decideInQueue, PASSWORD, uniqueUser } from "./support.ts";
 import { basicInfo, chaincodeZip, logInAs, PNG, WIZARD, wizardApi } from "./wizard-support.ts";
 
@@ -175,11 +175,11 @@ test("a fresh user fills the wizard from empty to submitted, resuming on a secon
   // On to running: the operator's initial review, the test job on the uploaded zip, the final review.
   await switchUser(page, OPERATOR.userName, OPERATOR.password);
   const item = () => page.getByTestId("review-item").filter({ has: page.getByRole("heading", { name: serviceName }) });
-  await page.goto("/g/home/operations/ServiceReviews?queue=initial");
+  await page.goto(reviewQueue("initial", serviceName));
   await decideInQueue(page, item(), "Approve");
   await expect(page.getByTestId("flash")).toHaveText("The service was approved.");
   await expect(async () => {
-    await page.goto("/g/home/operations/ServiceReviews?queue=final");
+    await page.goto(reviewQueue("final", serviceName));
     await expect(item()).toContainText("All checks passed.", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await decideInQueue(page, item(), "Approve");

@@ -5,6 +5,7 @@ import { reviewDecisionSchema } from "#contract/services.ts";
 import { approveReject, DecisionForm } from "#app/components/ReviewRow.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
+import { ServiceNameSearch } from "#app/components/services/NameSearch.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
@@ -29,8 +30,11 @@ type Item = DataOf<"/sys/ops/serviceReviews/list">["page"]["rows"][number];
 function readQuery(url: URL) {
   const queue: Queue = oneOf(QUEUES, url.searchParams.get("queue")) ?? "initial";
   const page = pageParam(url);
-  return { queue, page };
+  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 50);
+  return { queue, name, page };
 }
+
+const queryOf = (queue: Queue, name: string) => `?${new URLSearchParams(name ? { queue, name } : { queue })}`;
 
 /**
  * Operations: the initial-review queue (verState 5) and the final-review queue (15, with the test report).
@@ -38,13 +42,14 @@ function readQuery(url: URL) {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const viewer = await requireOperator(request);
-  const { queue, page } = readQuery(new URL(request.url));
+  const { queue, name, page } = readQuery(new URL(request.url));
   const data = await apiFor(request, viewer).load("/sys/ops/serviceReviews/list", {
     queue,
+    name: name || undefined,
     pageIndex: page,
     pageSize: 10,
   });
-  return json({ ...data, queue, language: viewer.language });
+  return json({ ...data, queue, name, language: viewer.language });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -163,7 +168,7 @@ function ReviewItem({ item, queue, language }: { item: Item; queue: Queue; langu
 }
 
 export default function ServiceReviews() {
-  const { page, queue, language } = useLoaderData<typeof loader>();
+  const { page, queue, name, language } = useLoaderData<typeof loader>();
   const { t } = useTranslation("services");
   return (
     <div className="space-y-4">
@@ -172,7 +177,7 @@ export default function ServiceReviews() {
         {QUEUES.map((q) => (
           <Link
             key={q}
-            to={`?queue=${q}`}
+            to={queryOf(q, name)}
             aria-current={queue === q ? "page" : undefined}
             className={`rounded-full px-3 py-1 ${queue === q ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200"}`}
           >
@@ -180,8 +185,9 @@ export default function ServiceReviews() {
           </Link>
         ))}
       </nav>
+      <ServiceNameSearch id="review-service-name" name={name} keep={{ queue }} clearTo={queryOf(queue, "")} />
       {page.rows.length === 0 ? (
-        <EmptyState message={t("ops.empty")} />
+        <EmptyState message={name ? t("list.emptySearch") : t("ops.empty")} />
       ) : (
         <ul className="space-y-4">
           {page.rows.map((item) => (

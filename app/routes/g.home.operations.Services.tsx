@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DataOf } from "#contract/paths.ts";
 import { VerState } from "#contract/service-status.ts";
@@ -11,6 +11,7 @@ import {
 } from "#contract/services.ts";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { DecisionForm } from "#app/components/ReviewRow.tsx";
+import { ServiceNameSearch } from "#app/components/services/NameSearch.tsx";
 import { StatusBadge } from "#app/components/services/badges.tsx";
 import { apiFor, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
@@ -183,23 +184,7 @@ export default function RunningServices() {
           ))}
         </nav>
       </div>
-      <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
-        <input type="hidden" name="filter" value={filter} />
-        <div>
-          <label htmlFor="ops-service-name" className="label">
-            {t("list.search")}
-          </label>
-          <input id="ops-service-name" name="name" defaultValue={name} maxLength={50} className="input" />
-        </div>
-        <button type="submit" className="btn-secondary">
-          {t("list.searchButton")}
-        </button>
-        {name ? (
-          <Link to={queryOf(filter, "")} className="link text-sm">
-            {t("list.clear")}
-          </Link>
-        ) : null}
-      </Form>
+      <ServiceNameSearch id="ops-service-name" name={name} keep={{ filter }} clearTo={queryOf(filter, "")} />
       {page.rows.length === 0 ? (
         <EmptyState message={name ? t("ops.running.emptySearch") : t(`ops.running.empty.${filter}`)} />
       ) : (

@@ -73,6 +73,16 @@ describe("the lifecycle from submission to running", () => {
     expect(item.contents.roles[0].functions.length).toBeGreaterThan(0);
     expect(item.contents.nodes).toHaveLength(2);
     expect(item.costCents).toBe(5000);
+    // The queue narrows to a name (part of it, any case); a LIKE wildcard is taken literally.
+    const byName = await post(
+      "/sys/ops/serviceReviews/list",
+      { queue: "initial", name: item.name.slice(1).toUpperCase() },
+      operator,
+    );
+    expect(byName.data.page.rows.map((r: any) => r.appVerId)).toContain(appVerId);
+    expect(byName.data.page.total).toBe(byName.data.page.rows.length);
+    const wildcard = await post("/sys/ops/serviceReviews/list", { queue: "initial", name: "%" }, operator);
+    expect(wildcard.data.page).toMatchObject({ rows: [], total: 0 });
 
     expect((await decide(operator, appVerId, "approve")).data.verState).toBe(10);
     // Approving again is refused: it was reviewed.

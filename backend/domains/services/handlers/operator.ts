@@ -21,17 +21,26 @@ import inbox from "#backend/domains/inbox/index.ts";
  * Operations (operators only; the contract's auth "operator" answers code 4 to anyone else).
  * ---------------------------------------------------------------------------------------------- */
 
-/** The initial-review queue (5) or the final-review queue (15), oldest submission first. */
+/**
+ * The initial-review queue (5) or the final-review queue (15), oldest submission first; `name` narrows it to
+ * the services whose name contains it.
+ */
 export async function reviewList(input: Payload<"/sys/ops/serviceReviews/list">, ctx: SignedInContext) {
   const db = ctx.deps.db;
   const state = input.queue === "initial" ? VerState.PENDING_INITIAL_REVIEW : VerState.PENDING_REVIEW;
-  const [{ total }] = await db.select({ total: count() }).from(appVersions).where(eq(appVersions.verState, state));
+  const name = input.name?.trim() ?? "";
+  const where = and(eq(appVersions.verState, state), name ? ilike(apps.name, `%${escapeLike(name)}%`) : undefined);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(appVersions)
+    .innerJoin(apps, eq(apps.id, appVersions.appId))
+    .where(where);
   const list = await db
     .select({ v: appVersions, a: apps, publisher: users.userName })
     .from(appVersions)
     .innerJoin(apps, eq(apps.id, appVersions.appId))
     .innerJoin(users, eq(users.id, apps.userId))
-    .where(eq(appVersions.verState, state))
+    .where(where)
     .orderBy(asc(appVersions.updatedAt), asc(appVersions.id))
     .limit(input.pageSize)
     .offset((input.pageIndex - 1) * input.pageSize);
