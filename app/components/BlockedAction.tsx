@@ -7,7 +7,7 @@ import { blockedHomeHref, type Block, type BlockedAction } from "#app/lib/blocke
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { Table } from "./Table.tsx";
-import { SubmitButton } from "./forms.tsx";
+import { SubmitButton } from "./form-parts.tsx";
 
 /*
  * Blocked actions explained (issue 16, docs/decisions/027), the UI half; the server half is

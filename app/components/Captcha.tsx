@@ -4,7 +4,7 @@ import { useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { POW_CAPTCHA_KEY, powSolution, type CaptchaData } from "#app/lib/captcha.ts";
-import { ErrorList } from "./forms.tsx";
+import { ErrorList } from "./form-parts.tsx";
 
 type PowState = { solution: string } | "solving" | "failed" | null;
 

@@ -1,7 +1,7 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import * as z from "zod";
 import { idempotencyKey } from "#contract/rules.ts";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { FollowButton, ListingHeader, ProductStatusBadge } from "#app/components/store/listing.tsx";
 import { wizardHref } from "#app/lib/store-urls.ts";
 import { apiFor, redirectAfter, requireUser, type Api } from "#app/lib/api.server.ts";

@@ -5,15 +5,8 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { COVER_TYPES, coverProblem } from "#contract/service-wizard.ts";
 import { ownerActions, PAY_MODES, PRODUCT_TYPES, productFormSchema } from "#contract/store.ts";
-import {
-  CheckboxField,
-  FileField,
-  FormErrors,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { CheckboxField, FileField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { Cover } from "#app/components/store/listing.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";

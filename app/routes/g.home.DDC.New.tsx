@@ -4,15 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ddcFileProblem, ddcMintFormSchema, metadataOfText } from "#contract/ddc.ts";
-import {
-  FileField,
-  FormErrors,
-  RadioGroupField,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { FileField, RadioGroupField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { DDC_HOME, ddcDetailHref } from "#app/lib/ddc-urls.ts";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";
 import { formatUsd } from "#app/lib/format.ts";

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { Field } from "#app/components/details.tsx";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Claims, CredentialState, Mono } from "#app/components/did/views.tsx";
 import { DID_HOME, credentialHref } from "#app/lib/did-urls.ts";

@@ -4,7 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { VALID_DAYS_DEFAULT, roleIssueSchema } from "#contract/did.ts";
-import { FormErrors, SelectField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { DID_HOME, credentialHref } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";

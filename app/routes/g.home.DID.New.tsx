@@ -4,7 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DID_CUSTODIES, DID_KEY_TYPES, DID_METHODS, didCreateSchema } from "#contract/did.ts";
-import { FormErrors, RadioGroupField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { RadioGroupField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { DID_HOME, didHref } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { replyWithFailure } from "#app/lib/forms.server.ts";

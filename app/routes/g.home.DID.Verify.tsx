@@ -4,7 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { verifyFormSchema, type Verification } from "#contract/did.ts";
-import { FileField, FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { FileField, TextAreaField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { DidTabs, VerificationResult } from "#app/components/did/views.tsx";
 import { DID_HOME } from "#app/lib/did-urls.ts";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";

@@ -11,7 +11,8 @@ import {
   ticketFormSchema,
 } from "#contract/support.ts";
 import { FilterPills } from "#app/components/FilterPills.tsx";
-import { FileField, FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FileField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SupportNotice } from "#app/components/support/SupportNotice.tsx";
 import { TicketStatusBadge } from "#app/components/support/ticket.tsx";

@@ -4,7 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ipfsCreateSchema } from "#contract/ipfs.ts";
-import { ErrorList, FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { RadioGroupField, TextField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { capacityLabel } from "#app/components/ipfs/badges.tsx";
 import { IPFS, serviceHref } from "#app/lib/ipfs-urls.ts";

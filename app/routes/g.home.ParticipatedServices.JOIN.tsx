@@ -1,7 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { detailHidden } from "#contract/participation.ts";
 import { BillPayPanel, Field, nodeLabel } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { ApplyForm, type City, type Role } from "#app/components/participation/ApplyForm.tsx";
 import { AuditBadge, ListStatusBadge, Timeline } from "#app/components/participation/status.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";

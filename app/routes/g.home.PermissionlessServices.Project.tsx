@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { STATS_RANGES } from "#contract/public-chain-codes.ts";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Field, inLanguage } from "#app/components/details.tsx";
 import { ChartHeading, DayChart, byMethod } from "#app/components/public-chain/DayChart.tsx";

@@ -6,7 +6,7 @@ import { OPEN_ALLIANCE_APP_TYPE } from "#contract/public-chain-codes.ts";
 import { idempotencyKey } from "#contract/rules.ts";
 import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { SearchForm } from "#app/components/SearchForm.tsx";

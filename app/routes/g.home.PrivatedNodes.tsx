@@ -6,7 +6,7 @@ import { BlockedLink } from "#app/components/BlockedAction.tsx";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { ProjectStatusBadge, frameworkLabel } from "#app/components/dedicated-nodes/badges.tsx";

@@ -10,7 +10,8 @@ import {
   ISSUANCE,
   type InvoiceDetail,
 } from "#contract/invoices.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { FilterPills } from "#app/components/FilterPills.tsx";
 import { applicationColumns, InvoiceDetailView } from "#app/components/invoices/application.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";

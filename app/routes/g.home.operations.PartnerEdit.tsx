@@ -5,14 +5,8 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { partnerFormSchema } from "#contract/community.ts";
 import { COVER_TYPES, coverProblem } from "#contract/service-wizard.ts";
-import {
-  CheckboxField,
-  FileField,
-  FormErrors,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { CheckboxField, FileField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { apiFor, notFound, requireOperator } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure, replyWithFieldErrors } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { TEST_NETWORK_CONFIRM } from "#contract/test-services.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
 import { Field } from "#app/components/details.tsx";
-import { ErrorList } from "#app/components/forms.tsx";
+import { ErrorList } from "#app/components/form-parts.tsx";
 import { apiFor, redirectAfter, requireOperator } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";
 import { intentOf } from "#app/lib/intents.server.ts";

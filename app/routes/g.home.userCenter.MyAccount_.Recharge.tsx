@@ -4,7 +4,8 @@ import { json, redirect, redirectDocument, type ActionFunctionArgs, type LoaderF
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { rechargeSchema } from "#contract/payments.ts";
-import { ErrorList, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import {
   AccountPageHeading,
   PaymentStatusBadge,

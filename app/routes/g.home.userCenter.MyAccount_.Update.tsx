@@ -1,7 +1,7 @@
 import { json, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { AccountPageHeading } from "#app/components/payments/wallet.tsx";
 import { apiFor, failureResponse, requireUser } from "#app/lib/api.server.ts";
 import { formatDate } from "#app/lib/format.ts";

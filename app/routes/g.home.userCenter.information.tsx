@@ -10,7 +10,8 @@ import {
   TERM_OPTIONS,
   type Profile,
 } from "#contract/profile.ts";
-import { FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { BoundAddresses } from "#app/components/ddc/Bindings.tsx";
 import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { unbindIntent } from "#app/lib/bindings.server.ts";

@@ -4,7 +4,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resetPasswordSchema } from "#contract/accounts.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { apiFor, requireAnonymous } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";

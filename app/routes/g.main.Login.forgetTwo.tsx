@@ -4,7 +4,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { resetCodeSchema } from "#contract/accounts.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { apiFor, requireAnonymous } from "#app/lib/api.server.ts";
 import { formFailureStatus, replyWithFailure } from "#app/lib/forms.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -2,7 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { activateSchema } from "#contract/accounts.ts";
-import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { redirectWithFlash } from "#app/lib/session.server.ts";
 import { pageTitle } from "#app/lib/meta.ts";

@@ -4,8 +4,7 @@ import { DesktopLinkForm } from "#app/components/MobileNotice.tsx";
 import { useTranslation } from "react-i18next";
 import { apiFor, getViewer } from "#app/lib/api.server.ts";
 import { formatNumber, formatUsd } from "#app/lib/format.ts";
-import { inLanguage, nodeLabel } from "#app/components/details.tsx";
-import type { Language } from "#app/lib/i18n.ts";
+import { inLanguage, nodeLabel, type Language } from "#app/lib/i18n.ts";
 import { pageTitle } from "#app/lib/meta.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 

@@ -4,7 +4,8 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ACCOUNT_BINDING_PATH, bindingBindSchema, bindingChallengeFormSchema } from "#contract/ddc.ts";
-import { ErrorList, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { BoundAddresses } from "#app/components/ddc/Bindings.tsx";
 import { WalletButton } from "#app/components/ddc/WalletButton.tsx";
 import { apiFor, failureStatus, requireUser } from "#app/lib/api.server.ts";

@@ -4,7 +4,8 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { DDC_QRCODE_PATH, DDC_VIEW_PATH, ddcUnlockFormSchema } from "#contract/ddc.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { HistoryTable, MetadataList, VaultLink } from "#app/components/ddc/details.tsx";
 import { apiFor, failureStatus, getViewer } from "#app/lib/api.server.ts";
 import { ddcIdParam, passFor, rememberPass } from "#app/lib/ddc.server.ts";

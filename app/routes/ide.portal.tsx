@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-ru
 import { useTranslation } from "react-i18next";
 import { ideEditorFormSchema } from "#contract/ide.ts";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
-import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { DeployForm, Deployments, FunctionForms } from "#app/components/ide/Chain.tsx";
 import { SolidityEditor } from "#app/components/ide/Editor.tsx";
 import { Diagnostics, FileTree } from "#app/components/ide/Files.tsx";

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { isLanguage } from "#app/lib/i18n.ts";
 import { isNamespace, resources } from "#app/lib/resources.server.ts";
 
-/** Translations for the browser (i18next-http-backend), from the same files the server renders with. */
+/** Translations for the browser (i18next-resources-to-backend, app/entry.client.tsx), from the same files the server renders with. */
 export function loader({ params }: LoaderFunctionArgs) {
   const { lng, ns } = params;
   const name = (ns ?? "").replace(/\.json$/, "");

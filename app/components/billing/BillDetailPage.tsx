@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { PayState } from "#contract/billing-codes.ts";
 import type { DataOf } from "#contract/paths.ts";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { Table } from "#app/components/Table.tsx";
 import { billDetailHref, billSubject, billCycleLabel, billTypeLabel } from "#app/lib/bills.ts";

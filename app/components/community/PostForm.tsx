@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, type FieldMetadata, type SubmissionResult }
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { postFormSchema, type PostKind } from "#contract/community.ts";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /**

@@ -3,7 +3,8 @@ import { Form } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { signupSchema } from "#contract/community.ts";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** SPEC §7 saveSingUpInfo: the sign-up form of an event (one schema for the action and the browser). */

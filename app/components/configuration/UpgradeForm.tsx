@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { upgradeFormSchema, type UpgradeOptions } from "#contract/configuration.ts";
 import type { CityNode } from "#contract/platform.ts";
 import { NODE_DEFAULTS } from "#contract/service-cost.ts";
-import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { CellInput, ChooseCell } from "#app/components/services/wizard/nodes.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

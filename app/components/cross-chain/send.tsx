@@ -9,7 +9,8 @@ import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CrossProtocol, crossSendSchema } from "#contract/cross-chain.ts";
-import { FormErrors, RadioGroupField, SelectField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { RadioGroupField, SelectField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** The samples a service may send: a text message; with protocol 2 also its NFT and deposit samples (§9). */

@@ -3,7 +3,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ddcPasswordFormSchema, ddcTransferFormSchema } from "#contract/ddc.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** The transfer form of a DDC held by one of the user's accounts (confirmed: a dialog, or a confirm step without JavaScript). */

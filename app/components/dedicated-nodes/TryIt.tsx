@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, getInputProps, type SubmissionResult } from
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { PRN_TRY_METHODS, prnTrySchema } from "#contract/dedicated-nodes.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export type TryAnswer = { status: number; body?: unknown };

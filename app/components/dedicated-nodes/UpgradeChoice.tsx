@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 

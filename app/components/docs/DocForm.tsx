@@ -2,14 +2,8 @@ import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/r
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { docFormSchema, type DocPage } from "#contract/docs.ts";
-import {
-  CheckboxField,
-  FormErrors,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { CheckboxField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 type Parent = { docId: number; title: string };

@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Checklist, ChecklistStep } from "#contract/platform.ts";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 
 /** Where each step is done (issue 30 item 13). */
 const STEP_LINKS: Record<ChecklistStep, string> = {

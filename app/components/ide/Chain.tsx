@@ -9,7 +9,8 @@ import {
   type IdeDeployment,
 } from "#contract/ide.ts";
 import type { ChainAccount } from "#contract/public-chain.ts";
-import { FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import {
   ContractStatusBadge,
   asEntries,

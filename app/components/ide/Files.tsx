@@ -3,7 +3,8 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ideNewFileFormSchema, ideRenameFileFormSchema, type IdeDiagnostic, type IdeFile } from "#contract/ide.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { FormErrors, RadioGroupField, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { RadioGroupField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 type Last = { target: string; result: SubmissionResult<string[]> | null } | undefined;

@@ -12,14 +12,8 @@ import {
   type InvoiceableBill,
   type InvoiceTitle,
 } from "#contract/invoices.ts";
-import {
-  ErrorList,
-  FormErrors,
-  RadioGroupField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { RadioGroupField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { formatDate, formatUsd, zoneHeader } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { invoiceStepUrl } from "#app/lib/invoices-urls.ts";

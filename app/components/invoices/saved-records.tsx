@@ -3,7 +3,8 @@ import { FormProvider, getFormProps, useField, type FieldMetadata, type FormMeta
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ErrorList, FormErrors, RadioGroupField, SubmitButton } from "#app/components/forms.tsx";
+import { RadioGroupField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { EmptyState } from "#app/components/EmptyState.tsx";

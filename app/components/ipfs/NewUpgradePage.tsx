@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { IpfsServiceStatus } from "#contract/ipfs-codes.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { FormErrors } from "#app/components/forms.tsx";
+import { FormErrors } from "#app/components/form-parts.tsx";
 import { IntentConfirmStep } from "#app/components/IntentConfirmStep.tsx";
 import { PageHeader } from "#app/components/PageHeader.tsx";
 import { formatDate, formatUsd } from "#app/lib/format.ts";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { IpfsService } from "#contract/ipfs.ts";
 import { IPFS_KEY_KINDS, IpfsKeyState, IpfsServiceStatus, type IpfsKeyKind } from "#contract/ipfs-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { inLanguage } from "#app/components/details.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 import { CopyableText } from "#app/components/public-chain/KeyPanel.tsx";

@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/r
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { contactAddressesFormSchema, type ContactAddresses } from "#contract/legal.ts";
-import { FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** The contact page's addresses (docs/decisions/089): an empty field leaves that address not configured. */

@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, type SubmissionResult } from "@conform-to/r
 import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { legalTextFormSchema, type LegalPage, type LegalTextForm as Values } from "#contract/legal.ts";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** An operator's form for one legal or contact page: title, introduction and sections, in both languages. */

@@ -3,7 +3,8 @@ import { Form, Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { marketFormSchema, type MarketPackage } from "#contract/market.ts";
 import { LANGUAGES } from "#contract/service-codes.ts";
-import { FileField, FormErrors, SelectField, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FileField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 const linesOf = (p: MarketPackage) =>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { applySchema, type JoinView } from "#contract/participation.ts";
 import type { DataOf } from "#contract/paths.ts";
 import { inLanguage, nodeLabel } from "#app/components/details.tsx";
-import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";

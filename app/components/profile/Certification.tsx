@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import { LICENCE_EXTENSIONS } from "#contract/accounts.ts";
 import { CertState, resubmitFieldsSchema, type Certification } from "#contract/certification.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
-import { FileField, FormErrors, SubmitButton, TextField } from "#app/components/forms.tsx";
+import { FileField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 

@@ -4,14 +4,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { SubmissionResult } from "@conform-to/react";
 import { CONTRACT_SOURCES, contractDeployFormSchema } from "#contract/contracts.ts";
-import {
-  FormErrors,
-  RadioGroupField,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { RadioGroupField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 import { formatEther } from "#app/lib/format-number.ts";
 import { PC } from "#app/lib/public-chain-urls.ts";

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { RecordTable } from "#app/components/RecordTable.tsx";
 import { Table } from "#app/components/Table.tsx";
 import type { Language } from "#app/lib/i18n.ts";

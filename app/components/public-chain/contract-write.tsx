@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { IdeCallResult } from "#contract/ide.ts";
 import { CallResult } from "#app/components/ide/Chain.tsx";
-import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { accountsHref } from "#app/lib/public-chain-urls.ts";
 import { asEntries, FunctionArguments, isRead, signatureOf, type AbiEntry } from "./contracts.tsx";
 

@@ -3,7 +3,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { CONTRACT_BUSY_STATUSES, ContractStatus } from "#contract/contracts-codes.ts";
 import { Badge, type Tone } from "#app/components/Badge.tsx";
-import { ErrorList } from "#app/components/forms.tsx";
+import { ErrorList } from "#app/components/form-parts.tsx";
 
 /** Shared bits of the contract pages (SPEC §4 Contract deployment; docs/decisions/033). */
 

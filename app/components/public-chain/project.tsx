@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Project } from "#contract/public-chain.ts";
 import { ProjectStatus } from "#contract/public-chain-codes.ts";
 import { ConfirmSubmit } from "#app/components/ConfirmSubmit.tsx";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { CopyField } from "#app/components/CopyField.tsx";
 import { CopyableText } from "./KeyPanel.tsx";
 

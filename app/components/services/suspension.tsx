@@ -5,7 +5,8 @@ import { ENABLE_NOTE_MAX, enableRequestSchema, type ServiceDetail } from "#contr
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
-import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { TextAreaField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 
 /**
  * The publisher's side of an operator suspension (verState 40, docs/decisions/015): what operations said,

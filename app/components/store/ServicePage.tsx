@@ -2,7 +2,8 @@ import { FormProvider, getFormProps, type FieldMetadata, type SubmissionResult }
 import { Form, Link, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { commentFormSchema, rateFormSchema, type StoreServiceDetail } from "#contract/store.ts";
-import { BesideFields, FormErrors, SelectField, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { SelectField, TextAreaField } from "#app/components/forms.tsx";
+import { BesideFields, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { Pagination } from "#app/components/Pagination.tsx";
 import { formatDate } from "#app/lib/format.ts";
 import type { Language } from "#app/lib/i18n.ts";

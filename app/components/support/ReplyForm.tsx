@@ -3,7 +3,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { replyFormSchema } from "#contract/support.ts";
 import { TICKET_TEXT_MAX } from "#contract/support-codes.ts";
-import { FormErrors, SubmitButton, TextAreaField } from "#app/components/forms.tsx";
+import { TextAreaField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /** A reply to a ticket's conversation (intent "reply"), by its asker or by an operator. */

@@ -5,7 +5,8 @@ import { visitorTicketFormSchema } from "#contract/support.ts";
 import { TICKET_TEXT_MAX } from "#contract/support-codes.ts";
 import { Captcha } from "#app/components/Captcha.tsx";
 import { type CaptchaData } from "#app/lib/captcha.ts";
-import { FormErrors, SubmitButton, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 /**

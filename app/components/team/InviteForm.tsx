@@ -4,7 +4,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { inviteSchema } from "#contract/team.ts";
 import { ASSIGNABLE_ROLES } from "#contract/team-roles.ts";
-import { ButtonBesideFields, FormErrors, SelectField, TextField } from "#app/components/forms.tsx";
+import { SelectField, TextField } from "#app/components/forms.tsx";
+import { ButtonBesideFields, FormErrors } from "#app/components/form-parts.tsx";
 
 /** The action's answer to a refused invitation: Conform's reply, with the typed email and the role kept. */
 export type InviteAnswer = { kind: "invite"; result: SubmissionResult<string[]> };

@@ -4,7 +4,8 @@ import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { spendLimitSchema } from "#contract/team.ts";
 import { roleMay, type TeamRole } from "#contract/team-roles.ts";
-import { ButtonBesideFields, FormErrors, TextField } from "#app/components/forms.tsx";
+import { TextField } from "#app/components/forms.tsx";
+import { ButtonBesideFields, FormErrors } from "#app/components/form-parts.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 
 /** The action's answer to a refused limit: which member's form, and Conform's reply (the typed value kept). */

@@ -7,15 +7,8 @@ import {
   testServiceFormSchema,
   type TestService,
 } from "#contract/test-services.ts";
-import {
-  FileField,
-  FormErrors,
-  RadioGroupField,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { FileField, RadioGroupField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";
 
 export type TestServiceFormMode = "create" | "edit" | "upgrade";

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import type { CityNode } from "#contract/platform.ts";
 import { NODE_DEFAULTS, runningTotal, type NodeRowInput } from "#contract/service-cost.ts";
 import { nodesFormSchema, type Draft } from "#contract/service-wizard.ts";
-import { ErrorList, FormErrors, SubmitButton } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { formatUsd } from "#app/lib/format-number.ts";
 import { inLanguage, type Language } from "#app/lib/i18n.ts";
 import { useSchemaForm } from "#app/lib/use-schema-form.ts";

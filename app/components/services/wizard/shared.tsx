@@ -2,7 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { WizardStep } from "#contract/service-wizard.ts";
-import { SubmitButton } from "#app/components/forms.tsx";
+import { SubmitButton } from "#app/components/form-parts.tsx";
 import { Table, td } from "#app/components/Table.tsx";
 
 /** The steps of this appState as a list of links; steps not reached yet are shown but not linked. */

@@ -27,16 +27,8 @@ import {
   type AppState,
   type Draft,
 } from "#contract/service-wizard.ts";
-import {
-  CheckboxField,
-  ErrorList,
-  FileField,
-  FormErrors,
-  SelectField,
-  SubmitButton,
-  TextAreaField,
-  TextField,
-} from "#app/components/forms.tsx";
+import { CheckboxField, FileField, SelectField, TextAreaField, TextField } from "#app/components/forms.tsx";
+import { ErrorList, FormErrors, SubmitButton } from "#app/components/form-parts.tsx";
 import { Table } from "#app/components/Table.tsx";
 import { UploadProgress } from "#app/components/UploadProgress.tsx";
 import { formatSize, formatUsd } from "#app/lib/format-number.ts";
