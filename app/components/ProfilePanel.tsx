@@ -1,11 +1,13 @@
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { Form, Link } from "@remix-run/react";
-import { useState, type MouseEvent } from "react";
+import { Link } from "@remix-run/react";
+import { lazy, Suspense, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
+import type { Leave } from "./ProfileDialogs.tsx";
 
 type Props = { userName: string; realName: string; userType: 1 | 2; open: boolean; closeHref: string };
 
-type Leave = "logout" | "logoutEverywhere";
+/** The panel and the log-out question as dialogs: a chunk of its own, fetched when the pointer or focus reaches the link. */
+const loadDialogs = () => import("./ProfileDialogs.tsx");
+const ProfileDialogs = lazy(loadDialogs);
 
 function PanelBody({
   userName,
@@ -57,20 +59,21 @@ function PanelBody({
 /**
  * SPEC §2 profile side panel with Change Password and Log Out; Log Out asks "Do you want to exit the
  * system?". "Log out everywhere" ends every session of the account, this one too (docs/decisions/021), after
- * its own question. With JavaScript these are Headless UI dialogs; without it, the panel is opened by a link
+ * its own question. With JavaScript these are Headless UI dialogs (app/components/ProfileDialogs.tsx); without it, the panel is opened by a link
  * (?panel=profile) and both lead to a confirmation page (/g/home/logout).
  */
 export function ProfilePanel(props: Props) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState<Leave | null>(null);
-  const everywhere = confirming === "logoutEverywhere";
   return (
     <>
       <Link
         to="?panel=profile"
         className="rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100"
         aria-haspopup="dialog"
+        onPointerEnter={() => void loadDialogs()}
+        onFocus={() => void loadDialogs()}
         onClick={(event) => {
           event.preventDefault();
           setOpen(true);
@@ -97,56 +100,25 @@ export function ProfilePanel(props: Props) {
         </aside>
       ) : null}
 
-      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-40" aria-label={t("topbar.profile")}>
-        <DialogBackdrop className="fixed inset-0 bg-slate-900/30" />
-        <DialogPanel className="fixed inset-y-0 right-0 w-80 border-l border-slate-200 bg-white p-6 shadow-xl">
-          <div className="mb-6 flex items-center justify-between">
-            <DialogTitle className="font-semibold">{t("topbar.profile")}</DialogTitle>
-            <button
-              type="button"
-              onClick={() => setOpen(false)}
-              className="text-sm text-slate-500 hover:text-slate-800"
-            >
-              {t("actions.close")}
-            </button>
-          </div>
-          <PanelBody
-            {...props}
-            onLeave={(intent) => {
-              setOpen(false);
-              setConfirming(intent);
-            }}
+      {open || confirming !== null ? (
+        <Suspense fallback={null}>
+          <ProfileDialogs
+            open={open}
+            onClose={() => setOpen(false)}
+            confirming={confirming}
+            onCancel={() => setConfirming(null)}
+            body={
+              <PanelBody
+                {...props}
+                onLeave={(intent) => {
+                  setOpen(false);
+                  setConfirming(intent);
+                }}
+              />
+            }
           />
-        </DialogPanel>
-      </Dialog>
-
-      <Dialog
-        open={confirming !== null}
-        onClose={() => setConfirming(null)}
-        className="relative z-50"
-        role="alertdialog"
-        aria-label={t(everywhere ? "logout.everywhereTitle" : "logout.title")}
-      >
-        <DialogBackdrop className="fixed inset-0 bg-slate-900/40" />
-        <div className="fixed inset-0 flex items-center justify-center p-4">
-          <DialogPanel className="card w-full max-w-sm">
-            <DialogTitle className="font-semibold">
-              {t(everywhere ? "logout.everywhereTitle" : "logout.title")}
-            </DialogTitle>
-            <p className="mt-2 text-sm text-slate-600">
-              {t(everywhere ? "logout.everywhereQuestion" : "logout.question")}
-            </p>
-            <Form method="post" action="/g/home/logout" className="mt-6 flex justify-end gap-2">
-              <button type="button" className="btn-secondary" onClick={() => setConfirming(null)}>
-                {t("actions.cancel")}
-              </button>
-              <button type="submit" name="intent" value={confirming ?? "logout"} className="btn-danger">
-                {t(everywhere ? "logout.everywhereConfirm" : "logout.confirm")}
-              </button>
-            </Form>
-          </DialogPanel>
-        </div>
-      </Dialog>
+        </Suspense>
+      ) : null}
     </>
   );
 }

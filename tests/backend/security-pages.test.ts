@@ -273,7 +273,7 @@ const ROUTE_PARAMS: Record<string, Record<string, Param>> = {
   "g.home.operations.PaymentReviews.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Withdrawals.tsx": { status: { notId: "open or all" }, page: PAGE },
   "g.home.operations.Refunds.tsx": { state: { notId: "state filter" }, page: PAGE },
-  "g.home.operations.ServiceReviews.tsx": { queue: { notId: "initial or final" }, page: PAGE },
+  "g.home.operations.ServiceReviews.tsx": { queue: { notId: "initial or final" }, name: NAME, page: PAGE },
   "g.home.operations.Services.tsx": { filter: { notId: "status filter" }, name: NAME, page: PAGE },
   "g.home.tsx": { panel: { notId: "the profile panel (read in the browser)" } },
   "g.home.userCenter.BillDetail.tsx": {
