@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, openSync, closeSync, rmSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
+import axe, { type AxeResults, type RunOptions } from "axe-core";
 import { checkUndecidedContrast } from "./contrast.ts";
 
 /**
@@ -86,8 +86,25 @@ export function reserve(state: Pick<PageState, "lang" | "path" | "params" | "err
  * Listing every passing node (its HTML and selector) and carrying it out of the page is work nothing here reads
  * (docs/decisions/104).
  */
-async function run(page: Page): Promise<Awaited<ReturnType<AxeBuilder["analyze"]>>> {
-  return new AxeBuilder({ page }).options({ resultTypes: ["violations", "incomplete"] }).analyze();
+const OPTIONS: RunOptions = { resultTypes: ["violations", "incomplete"] };
+
+/**
+ * axe-core's own `axe.run` in the page, injected into each of its frames once per document (a client-side navigation
+ * keeps it). Not through @axe-core/playwright, which injected the 0.5 MB source again at every analysis and, outside
+ * its legacy mode, ran each frame's part apart and then merged them in a new blank page it opened for each
+ * analysis: the same results for two and a half times the CPU (docs/decisions/112). The portal has no frames of
+ * another origin, the one case that merge was for.
+ */
+async function run(page: Page): Promise<AxeResults> {
+  for (const frame of page.frames()) {
+    try {
+      if (!(await frame.evaluate(() => typeof (window as { axe?: unknown }).axe === "object")))
+        await frame.evaluate(axe.source);
+    } catch {
+      // A frame that went away meanwhile: axe.run in the page leaves out frames it cannot reach.
+    }
+  }
+  return page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), OPTIONS);
 }
 
 export function format(found: Found[]) {
