@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Prints the backend test files a stage of the test command skips, one path per line: `pglite` or `postgres`
-// (scripts/test.sh; docs/decisions/082 and 083); `chain-nodes` prints the files the chain-node run takes instead, and
-// `after-second-half` those of the PostgreSQL run after the second PGlite half (docs/decisions/101).
+// (scripts/test.sh; docs/decisions/082 and 083); `external-engines` prints the files the run against a real IPFS node
+// and real EVM nodes takes instead (docs/decisions/113), and `after-second-half` those of the PostgreSQL run after the
+// second PGlite half (docs/decisions/101).
 //
 // - The PostgreSQL stage skips the files that never reach PostgreSQL (scripts/embedded-only-tests.mjs): run there,
 //   they would run exactly what the PGlite stage runs.
@@ -86,6 +87,18 @@ export const CHAIN_NODE_SUITES = [
   "tests/backend/public-chain.test.ts",
 ];
 
+/**
+ * The IPFS suites that also run against a real IPFS node by URL (IPFS_API_URL, js-ipfs over the kubo RPC API;
+ * docs/decisions/076), in the same run as the chain-facing suites on their EVM nodes (docs/decisions/113). Unlike the
+ * chain suites they stay in the PostgreSQL stage too, on the embedded engine (DDC, a chain suite as well, does not).
+ */
+export const IPFS_NODE_SUITES = [
+  "tests/backend/ddc.test.ts",
+  "tests/backend/ipfs-node.test.ts",
+  "tests/backend/ipfs-upgrades.test.ts",
+  "tests/backend/ipfs.test.ts",
+];
+
 /** The file, or a test module it imports (relatively), opens services in-process or starts server processes. */
 function ownsAService(file, seen = new Set()) {
   if (seen.has(file)) return false;
@@ -122,9 +135,9 @@ export function stageExcludes(stage) {
     ].sort();
   if (stage === "pglite")
     return [...overHttpOnly(), ...Object.keys(POSTGRES_ONLY)].filter((f) => !CHAIN_NODE_SUITES.includes(f)).sort();
-  if (stage === "chain-nodes") return CHAIN_NODE_SUITES;
+  if (stage === "external-engines") return [...new Set([...CHAIN_NODE_SUITES, ...IPFS_NODE_SUITES])].sort();
   if (stage === "after-second-half") return afterSecondHalf();
-  throw new Error(`unknown stage "${stage}" (pglite, postgres, chain-nodes or after-second-half)`);
+  throw new Error(`unknown stage "${stage}" (pglite, postgres, external-engines or after-second-half)`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url))

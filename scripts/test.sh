@@ -118,14 +118,13 @@ backend_pglite() {
   env -u DATABASE_URL npx vitest run --project backend --shard="$1/2" "${skip[@]}" --reporter=default --reporter=json \
     --outputFile="$results/backend-pglite-$1.json"
 }
-# The first half (the shorter: 17 against 20 minutes alone, isolate off) then runs the IPFS suites against a real IPFS
-# node (js-ipfs over the kubo RPC API, docs/decisions/076), on a database of their own in the PostgreSQL stage's
-# server: after the PostgreSQL run they made it the backend's longest pole (docs/decisions/084).
+# The first half (the shorter: 17 against 20 minutes alone, isolate off) then runs the IPFS and chain suites against
+# external engines (docs/decisions/076, 094, 113), on a database of their own in the PostgreSQL stage's server: after
+# the PostgreSQL run they made it the backend's longest pole (docs/decisions/084).
 backend_pglite_1() {
   local code=0
   backend_pglite 1 || code=$?
-  backend_ipfs_node || code=$?
-  backend_chain_nodes || code=$?
+  backend_external_engines || code=$?
   return $code
 }
 # The second half (the shorter once the fuzzer left it) then runs the security fuzzer, once, whole, on PostgreSQL on a
@@ -145,30 +144,26 @@ backend_postgres() {
   DATABASE_URL=$pg_url npx vitest run --project backend "${skip[@]}" --reporter=default --reporter=json \
     --outputFile="$results/backend-postgres.json"
 }
-# The embedded-only tests of these files skip themselves, saying why.
-backend_ipfs_node() {
+# The IPFS suites against a real IPFS node (js-ipfs over the kubo RPC API, docs/decisions/076) and the chain-facing
+# suites against real EVM nodes by URL (four Hardhat nodes, CHAIN_NODES; docs/decisions/094), in one run on PostgreSQL
+# on a database of its own: the portal as it runs beyond one machine, both engines outside it. One run, not one per
+# engine: its server starts once and the DDC suite, which needs both, runs once (docs/decisions/113). They left the
+# PostgreSQL stage for this one, which follows the shorter first PGlite half; their embedded-only tests skip
+# themselves, saying why (each engine's embedded path runs in the PGlite stage).
+backend_external_engines() {
   [ -n "$pg_url" ] || return 1
-  local node_url code=0
-  node_url=$(scripts/ipfs-throwaway.sh start "$ipfsdir") || return 1
-  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres ipfs_node" || code=1
-  DATABASE_URL=${pg_url%/*}/ipfs_node IPFS_API_URL=$node_url npx vitest run --project backend --reporter=default --reporter=json \
-    --outputFile="$results/backend-ipfs-node.json" tests/backend/ipfs.test.ts tests/backend/ipfs-node.test.ts \
-    tests/backend/ipfs-upgrades.test.ts tests/backend/ddc.test.ts || code=$?
-  scripts/ipfs-throwaway.sh stop "$ipfsdir"
-  return $code
-}
-# The chain-facing suites on PostgreSQL against real EVM nodes by URL: four Hardhat nodes (tools/hardhat-nodes,
-# CHAIN_NODES; docs/decisions/094), on a database of their own. They left the PostgreSQL stage for this one, which
-# follows the shorter first PGlite half; their embedded-only tests skip themselves, saying why.
-backend_chain_nodes() {
-  [ -n "$pg_url" ] || return 1
-  local nodes code=0 files=()
-  nodes=$(scripts/hardhat-nodes.sh start "$hardhatdir") || return 1
-  mapfile -t files < <(node scripts/backend-stage-excludes.mjs chain-nodes)
-  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres chain_nodes" || code=1
-  DATABASE_URL=${pg_url%/*}/chain_nodes CHAIN_NODES=$nodes npx vitest run --project backend --reporter=default --reporter=json \
-    --outputFile="$results/backend-chain-nodes.json" "${files[@]}" || code=$?
+  local ipfs_url nodes code=0 files=()
+  ipfs_url=$(scripts/ipfs-throwaway.sh start "$ipfsdir") || return 1
+  if ! nodes=$(scripts/hardhat-nodes.sh start "$hardhatdir"); then
+    scripts/ipfs-throwaway.sh stop "$ipfsdir"
+    return 1
+  fi
+  mapfile -t files < <(node scripts/backend-stage-excludes.mjs external-engines)
+  as_pg_owner "$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/createdb -h 127.0.0.1 -p ${PG_TEST_PORT:-55432} -U postgres external_engines" || code=1
+  DATABASE_URL=${pg_url%/*}/external_engines IPFS_API_URL=$ipfs_url CHAIN_NODES=$nodes npx vitest run --project backend \
+    --reporter=default --reporter=json --outputFile="$results/backend-external-engines.json" "${files[@]}" || code=$?
   scripts/hardhat-nodes.sh stop "$hardhatdir"
+  scripts/ipfs-throwaway.sh stop "$ipfsdir"
   return $code
 }
 backend_after_second_half() {
@@ -194,15 +189,15 @@ e2e() {
 # other they are the run's two long poles, about 20 minutes each, and the specs spend much of their time waiting
 # for pages, mails and jobs). Not the default yet: its wall time is not measured on an otherwise idle machine, and
 # on a loaded one the three together made specs hit their 60-second timeout.
-# The PostgreSQL server of the backend stages (the PostgreSQL run, the IPFS node's and the chain suites after the first
-# PGlite half, the security fuzzer after the second); stopped when the run ends. A server that does not start fails the stages that need it.
+# The PostgreSQL server of the backend stages (the PostgreSQL run, the IPFS and chain suites on external engines after
+# the first PGlite half, the security fuzzer after the second); stopped when the run ends. A server that does not start fails the stages that need it.
 pg_url=$(scripts/pg-throwaway.sh start "$pgdir" "${PG_TEST_PORT:-55432}") || pg_url=""
 if [ "${E2E_BESIDE_BACKEND:-}" = 1 ]; then
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS and chain suites on a real IPFS node and Hardhat nodes" \
     backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2), then the security fuzzer on PostgreSQL" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres "End-to-end (Chromium, JavaScript on and off)" e2e
 else
-  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS suites on a real IPFS node and the chain suites on Hardhat nodes" \
+  side_by_side "Backend over HTTP on embedded PGlite (1 of 2), then the IPFS and chain suites on a real IPFS node and Hardhat nodes" \
     backend_pglite_1 "Backend over HTTP on embedded PGlite (2 of 2), then the security fuzzer on PostgreSQL" backend_pglite_2 \
     "Backend over HTTP on PostgreSQL" backend_postgres
   scripts/pg-throwaway.sh stop "$pgdir"

@@ -3,6 +3,7 @@ import {
   AFTER_SECOND_HALF,
   BOTH_STAGES,
   CHAIN_NODE_SUITES,
+  IPFS_NODE_SUITES,
   PGLITE_ONLY,
   POSTGRES_ONLY,
   stageExcludes,
@@ -103,11 +104,17 @@ describe("the backend files each stage skips", () => {
   });
 
   it("the chain suites run on the chain nodes and in the PGlite stage (the embedded engine), each once", () => {
-    expect(stageExcludes("chain-nodes")).toEqual(CHAIN_NODE_SUITES);
+    expect(stageExcludes("external-engines")).toEqual(expect.arrayContaining(CHAIN_NODE_SUITES));
     for (const file of CHAIN_NODE_SUITES) {
       expect(existsSync(file), file).toBe(true);
       expect(stageExcludes("pglite")).not.toContain(file);
     }
+  });
+
+  it("one run takes the chain suites and the IPFS suites, each once, on the external engines (docs/decisions/113)", () => {
+    const files = stageExcludes("external-engines");
+    expect(files).toEqual([...new Set([...CHAIN_NODE_SUITES, ...IPFS_NODE_SUITES])].sort());
+    for (const file of IPFS_NODE_SUITES) expect(existsSync(file), file).toBe(true);
   });
 
   it("names files that exist", () => {
