@@ -40,7 +40,7 @@ export default function AcceptInvitation() {
   const { token, offer, refusal } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   return (
-    <main className="mx-auto max-w-xl space-y-4 px-4 py-10">
+    <div className="mx-auto max-w-xl space-y-4 px-4 py-10">
       <PageHeader title={t("team.accept.title")} />
       {offer ? (
         <Form method="post" className="card space-y-3" data-testid="invitation">
@@ -58,6 +58,6 @@ export default function AcceptInvitation() {
           </Link>
         </div>
       )}
-    </main>
+    </div>
   );
 }

@@ -89,11 +89,7 @@ export function RequestEnablePanel({
   const { suspend } = suspensionOf(service);
   const [form, fields] = useSchemaForm(enableRequestSchema, lastResult, { id: `request-enable-${service.appVerId}` });
   return (
-    <section
-      role="alertdialog"
-      aria-labelledby="request-enable-title"
-      className="card space-y-3 border-brand-100 bg-brand-50"
-    >
+    <section role="alertdialog" aria-labelledby="request-enable-title" className="card space-y-3 border-brand-100">
       <h2 id="request-enable-title" className="font-semibold">
         {t("suspension.requestTitle", { name: service.name })}
       </h2>
