@@ -20,7 +20,7 @@ export type LeaseOptions = {
   ttlMs?: number;
   renewMs?: number;
   pollMs?: number;
-  /** Called once this process holds the lease (after `start`, or later on a takeover); awaited before renewing. */
+  /** Called once this process holds the lease (a takeover), renewing it meanwhile (`keepWhile`). */
   onAcquired?: (epoch: number) => Promise<void>;
   /** Called once this process stopped holding it (not renewed in time, or taken: the engine must stop at once). */
   onLost?: () => Promise<void>;
@@ -164,11 +164,38 @@ export class EngineLease {
     const acquired = await this.tryAcquire().catch(() => false);
     if (acquired) {
       try {
-        await this.options.onAcquired?.(this.epoch!);
+        await this.keepWhile(async () => this.options.onAcquired?.(this.epoch!));
       } catch (error) {
         console.error(`${this.engine} lease: taken, but the engine did not start: ${(error as Error).message}`);
         await this.release();
       }
+    }
+  }
+
+  /**
+   * Runs `work` (opening the engine, which replays its log and may outlast the ttl on a loaded host) while renewing
+   * the lease this process holds, so the row keeps naming it meanwhile: no other process takes it over while it opens,
+   * and /healthz never reports an engine without a holder because its new holder is still opening it. A renewal that
+   * finds the lease taken ends it once `work` is done (`onLost`, queued behind the opening by its owner).
+   */
+  async keepWhile<T>(work: () => Promise<T>): Promise<T> {
+    let taken = false;
+    let renewing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = renewing.then(() =>
+        this.renew().then(
+          (renewed) => void (taken ||= !renewed && this.epoch !== null),
+          () => undefined,
+        ),
+      );
+    }, this.renewMs);
+    timer.unref();
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      await renewing;
+      if (taken) await this.lose();
     }
   }
 

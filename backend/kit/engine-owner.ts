@@ -123,7 +123,7 @@ export class EngineOwnership {
       },
       me,
     );
-    if (this.contend && (await this.lease.tryAcquire())) await this.switchTo("owner");
+    if (this.contend && (await this.lease.tryAcquire())) await this.lease.keepWhile(() => this.switchTo("owner"));
     if (this.contend) this.lease.start();
     if (this.state === "owner") return;
     await this.waitForHolder();

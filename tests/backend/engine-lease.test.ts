@@ -123,6 +123,36 @@ describe("the engine lease", () => {
     expect(await b.current()).toBeNull();
   });
 
+  it("a taker whose engine opens for longer than the ttl renews meanwhile: nobody else takes it, it is never without a holder", async () => {
+    let opened = 0;
+    const b = new EngineLease(
+      database.db,
+      "t5",
+      "http://b",
+      { ...fast, onAcquired: async () => void (await sleep(fast.ttlMs * 3), opened++) },
+      "b",
+    );
+    const c = new EngineLease(database.db, "t5", "http://c", fast, "c");
+    b.start();
+    while (!(await c.current())) await sleep(20);
+    // b has taken it and is opening its engine, three ttls long: the row names b throughout, c never takes it.
+    const until = performance.now() + fast.ttlMs * 2.5;
+    let seen = 0;
+    while (performance.now() < until) {
+      expect(await c.current()).toMatchObject({ holder: "b", epoch: 1 });
+      expect(await c.tryAcquire()).toBe(false);
+      seen++;
+      await sleep(50);
+    }
+    await sleep(300);
+    expect(opened).toBe(1);
+    expect(seen).toBeGreaterThan(5);
+    expect(await c.current()).toMatchObject({ holder: "b", epoch: 1 });
+    expect(b.holding).toBe(true);
+    await b.stop();
+    await b.release();
+  });
+
   /**
    * A call this process was answering when the engine left it (docs/decisions/106): a graceful stop, or a lease taken
    * behind its back. The engine's stop fails the call here; that is not the engine's answer, so a call safe to repeat
