@@ -8,6 +8,7 @@ import type { UploadKind } from "#contract/uploads.ts";
 import { users } from "#backend/db/tables.ts";
 import { openDatabase } from "#backend/db/client.ts";
 import { readBackendEnv } from "#backend/env.ts";
+import { MANUAL_TREE, shippedPage, writeManual } from "#backend/domains/docs/manual.ts";
 import { createVueapi } from "#backend/index.ts";
 import { issueToken, markSecondFactorPassed, sha256 } from "#backend/http/auth.ts";
 import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
@@ -48,7 +49,7 @@ const TEMPLATE_CONF =
  * A freshly migrated embedded database, made once per set of migrations and copied into each new DATA_DIR: opening
  * PGlite and applying every migration took about 4 s of each in-process file's set-up. The copy is what the
  * migrations would have made (the test server of global-setup.ts and migrations.test.ts still migrate from empty),
- * with TEMPLATE_CONF's settings.
+ * with TEMPLATE_CONF's settings and the shipped manual written (each start still brings it up to date, docs/manual.ts).
  */
 export async function migratedPgdata(): Promise<string> {
   const migrations = path.resolve(process.cwd(), "backend/db/migrations");
@@ -56,13 +57,19 @@ export async function migratedPgdata(): Promise<string> {
     .update(readFileSync(path.join(migrations, "meta/_journal.json")))
     .update(readFileSync(path.resolve(process.cwd(), "node_modules/@electric-sql/pglite/package.json")))
     .update(TEMPLATE_CONF)
+    .update(JSON.stringify(MANUAL_TREE.map((node) => [node, shippedPage(node.key)])))
     .digest("hex")
     .slice(0, 16);
   const template = path.join(tmpdir(), `bsn-pgdata-template-${key}`);
   if (existsSync(template)) return template;
   const scratch = mkdtempSync(path.join(tmpdir(), "bsn-pgdata-scratch-"));
   const database = await openDatabase(readBackendEnv({ ...process.env, DATABASE_URL: undefined, DATA_DIR: scratch }));
-  await database.close();
+  try {
+    // The shipped manual too, as the docs domain writes it at a first start (a second of each start otherwise).
+    await writeManual({ db: database.db, now: () => new Date() });
+  } finally {
+    await database.close();
+  }
   appendFileSync(path.join(scratch, "pgdata", "postgresql.conf"), TEMPLATE_CONF);
   try {
     // A rename is atomic: another process that made the same template first wins, and this copy is dropped.

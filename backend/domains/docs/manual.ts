@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, isNotNull, sql } from "drizzle-orm";
 import en from "../../../locales/en/manual.json";
 import zh from "../../../locales/zh-CN/manual.json";
 import type { Deps } from "#backend/deps.ts";
@@ -58,8 +58,12 @@ export async function writeManual(deps: Pick<Deps, "db" | "now">): Promise<void>
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('docs.manual'))`);
     const written = new Set((await tx.select({ key: docShipped.key }).from(docShipped)).map((r) => r.key));
     const idOf = new Map<string, number>();
-    for (const row of await tx.select({ id: docPages.id, key: docPages.shippedKey }).from(docPages))
-      if (row.key) idOf.set(row.key, row.id);
+    // The shipped pages as they stand, read once: at most starts nothing changed, and nothing more is asked.
+    const pageOf = new Map<number, typeof docPages.$inferSelect>();
+    for (const row of await tx.select().from(docPages).where(isNotNull(docPages.shippedKey))) {
+      idOf.set(row.shippedKey!, row.id);
+      pageOf.set(row.id, row);
+    }
     const positions = new Map<string, number>();
     for (const node of MANUAL_TREE) {
       const text = shippedPage(node.key);
@@ -89,11 +93,8 @@ export async function writeManual(deps: Pick<Deps, "db" | "now">): Promise<void>
       }
       const id = idOf.get(node.key);
       if (id === undefined) continue; // deleted by an operator: not written again
-      const [page] = await tx
-        .select()
-        .from(docPages)
-        .where(and(eq(docPages.id, id), eq(docPages.operatorEdited, false)));
-      if (!page) continue; // edited by an operator: theirs
+      const page = pageOf.get(id);
+      if (!page || page.operatorEdited) continue; // edited by an operator: theirs
       if (
         page.titleEn === text.titleEn &&
         page.bodyEn === text.bodyEn &&
