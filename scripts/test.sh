@@ -35,11 +35,28 @@ scripts/hardhat-nodes.sh install
 # Every temporary file of this run (data directories, PostgreSQL clusters, browser profiles, tests' scratch
 # directories) goes under one directory of its own, removed when the run ends however it ends: a test that
 # forgets to clean up, or one killed half-way, cannot fill the disk over many runs.
-run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/bsn-test-run.XXXXXX")
+# That directory is on the memory filesystem (/dev/shm) when it has room for a run, else under TMPDIR (TEST_TMPDIR
+# chooses): the run's processes write hundreds of data directories, databases and chains there, and on this machine's
+# disk the kernel's work for those writes was a twelfth of the backend suites' CPU (docs/decisions/116).
+tmp_base=${TEST_TMPDIR:-}
+if [ -z "$tmp_base" ] && [ -d /dev/shm ] && [ -w /dev/shm ] &&
+  [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge $((8 * 1024 * 1024)) ]; then
+  tmp_base=/dev/shm
+fi
+run_tmp=$(mktemp -d "${tmp_base:-${TMPDIR:-/tmp}}/bsn-test-run.XXXXXX")
 # Others may pass through (not list): run as root, the PostgreSQL stage's server runs as postgres, in a folder here.
 chmod 711 "$run_tmp"
 export TMPDIR=$run_tmp
-trap 'rm -rf "$run_tmp"' EXIT
+trap 'kill "${tmp_sampler:-}" 2>/dev/null; rm -rf "$run_tmp"' EXIT
+# The most the run's directory held on its filesystem (every 10 s), for the summary: it is memory on /dev/shm.
+tmp_peak="$run_tmp/.peak-kb"
+( used0=$(df -Pk "$run_tmp" | awk 'NR == 2 { print $3 }'); peak=0
+  while [ -d "$run_tmp" ]; do
+    used=$(( $(df -Pk "$run_tmp" 2>/dev/null | awk 'NR == 2 { print $3 }') - used0 ))
+    [ "$used" -gt "$peak" ] && { peak=$used; echo "$peak" >"$tmp_peak" 2>/dev/null || true; }
+    sleep 10
+  done ) >/dev/null 2>&1 &
+tmp_sampler=$!
 
 # Outside test-results/, which Playwright empties when it starts.
 results=reports/test-summary
@@ -179,7 +196,7 @@ as_pg_owner() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; el
 ipfsdir=$(mktemp -d "$TMPDIR/bsn-ipfs.XXXXXX")
 hardhatdir=$(mktemp -d "$TMPDIR/bsn-hardhat.XXXXXX")
 pgdir=$(mktemp -d "$TMPDIR/bsn-pg.XXXXXX")
-trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/hardhat-nodes.sh stop "$hardhatdir"; scripts/pg-throwaway.sh stop "$pgdir"; rm -rf "$run_tmp"' EXIT
+trap 'scripts/ipfs-throwaway.sh stop "$ipfsdir"; scripts/hardhat-nodes.sh stop "$hardhatdir"; scripts/pg-throwaway.sh stop "$pgdir"; kill "$tmp_sampler" 2>/dev/null; rm -rf "$run_tmp"' EXIT
 e2e() {
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 }
@@ -205,4 +222,5 @@ else
 fi
 
 step "Summary"
+[ -f "$tmp_peak" ] && echo "Temporary files: $(( $(cat "$tmp_peak") / 1024 )) MB at most, on $(df -P "$run_tmp" | awk 'NR == 2 { print $6 }')"
 node scripts/test-summary.mjs "$results" "$((SECONDS - tests_started))"

@@ -13,6 +13,7 @@ import { createVueapi } from "#backend/index.ts";
 import { issueToken, markSecondFactorPassed, sha256 } from "#backend/http/auth.ts";
 import { demoTotpSecret, passSecondFactor } from "../support/second-factor.ts";
 import { PASSWORD, registration, uniqueName } from "./client.ts";
+import { madeDataDir } from "./made-dirs.ts";
 
 /**
  * The /vueapi service in the test's own process (the tests that move the clock, run due jobs themselves or
@@ -100,18 +101,10 @@ export async function openVueapi(
     FABRIC_GATEWAY_PORT: "0",
     ...vars,
   });
-  if (!vars.DATA_DIR) madeDataDirs.push(dataDir);
+  // Removed once the test file ends (./made-dirs.ts).
+  if (!vars.DATA_DIR) madeDataDir(dataDir);
   return createVueapi(env, now);
 }
-
-/**
- * The data directories openVueapi made, removed when the test process exits: not at the service's close, since a
- * test may close its service and open another on the same DATA_DIR (a restart).
- */
-const madeDataDirs: string[] = [];
-process.once("exit", () => {
-  for (const dir of madeDataDirs) rmSync(dir, { recursive: true, force: true });
-});
 
 /**
  * A database of its own on the suite's PostgreSQL server (DATABASE_URL), for a file whose records would disturb

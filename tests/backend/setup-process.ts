@@ -1,6 +1,7 @@
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import { rememberCompilations } from "#backend/domains/chain/compile.ts";
 import { runWorkersFromBundles } from "#backend/kit/worker.ts";
+import { removeMadeDataDirs } from "./made-dirs.ts";
 
 /**
  * What the backend tests' process asks of the backend it runs from the sources, for the services it opens itself
@@ -10,3 +11,6 @@ import { runWorkersFromBundles } from "#backend/kit/worker.ts";
  */
 runWorkersFromBundles(inject("workerBundles"));
 rememberCompilations();
+// Registered before the file's own hooks, so it runs after them (hooks after tests run last-registered first): the
+// file's services are closed by then.
+afterAll(removeMadeDataDirs);
