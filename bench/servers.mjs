@@ -76,7 +76,7 @@ export async function demoToken(base, username, captcha = "BENCH1") {
 
 /**
  * A new IPFS service of democompany on a test server (TEST_FIXTURES): a balance granted, the account's unpaid
- * traffic bills paid first (they block IPFS, SPEC §5), one gateway. Answers the gateway and the service's keys by kind.
+ * traffic bills paid first (they block IPFS, SPEC §5), one gateway. Answers the gateway, the service and its keys by kind.
  */
 export async function benchIpfsService(base, token, label) {
   await vueapi(base, "/test/fixtures", { grantCents: 1_000_000 }, token);
@@ -100,5 +100,5 @@ export async function benchIpfsService(base, token, label) {
     },
     token,
   );
-  return { gateway, keyOf: (kind) => service.keys.find((k) => k.kind === kind).apiKey };
+  return { gateway, service, keyOf: (kind) => service.keys.find((k) => k.kind === kind).apiKey };
 }
