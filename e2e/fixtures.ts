@@ -16,6 +16,16 @@ export const test = base.extend({
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
+    // Chromium logs most refusals on the console, not all: a refused `new Function` that the page catches (a
+    // library testing whether it may compile code) only fires the page's event. The page reports each one itself.
+    if (javaScriptEnabled)
+      await page.addInitScript(() =>
+        document.addEventListener("securitypolicyviolation", (event) =>
+          console.error(
+            `Content Security Policy: ${event.effectiveDirective} refused ${event.blockedURI || "(inline)"} at ${event.sourceFile}:${event.lineNumber}`,
+          ),
+        ),
+      );
     // axe-core analyses every page a JavaScript-on test visits, in the test's own contexts too (e2e/axe.ts).
     const axe = new AxeWatch(testInfo);
     const newContext = browser.newContext;

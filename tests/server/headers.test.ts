@@ -76,6 +76,16 @@ describe("security headers on every response", () => {
     });
   }
 
+  it("robots.txt is a crawler's file, not a redirect to the landing page: public pages allowed, the console not", async () => {
+    const res = await fetch(`${production.base}/robots.txt`, { redirect: "manual" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/^User-agent: \*$/m);
+    expect(text).toMatch(/^Disallow: \/g\/home\/$/m);
+    expect(text).not.toMatch(/^Disallow: \/$/m);
+  });
+
   it("each header is sent once (a route's own value replaces the default, never doubles it)", async () => {
     const res = await rawGet(`${testing.base}/g/main/index`);
     for (const name of ["content-security-policy", "x-frame-options", "referrer-policy", "x-content-type-options"]) {
