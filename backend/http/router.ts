@@ -48,6 +48,12 @@ export type CallContext = {
   clientAddress: string | null;
   /** The path called (the audit log names it). */
   path: VueapiPath;
+  /**
+   * What the token check read of the account the token acts for (docs/decisions/075), for handlers that would
+   * otherwise read it again (`/main/team/accounts`): its id, and the login's role there (null: none). Absent on
+   * anonymous paths and in contexts made outside the router.
+   */
+  acting?: { accountId: number; loginRole: TeamRole | null };
 };
 
 /** The login acting for the account, and its role there. */
@@ -179,7 +185,12 @@ export function createRouter(
   async function callerOf(
     request: Request,
     spec: Pick<PathSpec, "auth" | "permission" | "beforeSecondFactor">,
-  ): Promise<{ user: AuthUser | null; member: CallContext["member"]; tokenHash: string | null }> {
+  ): Promise<{
+    user: AuthUser | null;
+    member: CallContext["member"];
+    tokenHash: string | null;
+    acting?: CallContext["acting"];
+  }> {
     if (spec.auth === "anon") return { user: null, member: null, tokenHash: null };
     // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
     const needsSecondFactor = (a: Authenticated) =>
@@ -204,7 +215,7 @@ export function createRouter(
       role: auth.teamRole ?? "owner",
     };
     const user = spec.permission === "own" || spec.auth === "operator" ? login : auth.user;
-    return { user, member, tokenHash: auth.tokenHash };
+    return { user, member, tokenHash: auth.tokenHash, acting: { accountId: auth.user.id, loginRole: auth.teamRole } };
   }
 
   /**
@@ -294,7 +305,7 @@ export function createRouter(
     const language = languageOf(request, body);
     const { userLanguage: _l, portalCode: _p, ...payload } = body;
     try {
-      const { user, member, tokenHash } = await callerOf(request, spec as PathSpec);
+      const { user, member, tokenHash, acting } = await callerOf(request, spec as PathSpec);
       // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
       // handler sees it (docs/decisions/024).
       const refused = refusedTextFields(payload);
@@ -312,6 +323,7 @@ export function createRouter(
         tokenHash,
         clientAddress: caller.clientAddress ?? null,
         path: vueapiPath,
+        ...(acting ? { acting } : {}),
       };
       const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
       const handler = handlers[vueapiPath];
