@@ -40,7 +40,7 @@ import { createDrain } from "./http/drain.ts";
 import { guardDoor } from "./kit/door-guard.ts";
 import { doorRatesOf, stopDoorRatesOf } from "./kit/door-rate.ts";
 import { BodyTooLargeError, declaresMoreThan, discardRest, limitRequest, readLimited } from "./kit/body-limit.ts";
-import { createRouter, type Caller, type DownloadHandlers, type Handlers } from "./http/router.ts";
+import { createRouter, type Caller, type DownloadHandlers, type Handlers, type JsonAnswer } from "./http/router.ts";
 import { SessionCache } from "./http/session-cache.ts";
 import { CONSTANT_DATA_TTL_MS, ConstantData } from "./kit/constant-data.ts";
 import { createJobRunner, jobRegistry, type RunnerOptions } from "./jobs/runner.ts";
@@ -123,6 +123,7 @@ export const endpoints: readonly Endpoint[] = domains.flatMap((d) => d.endpoints
 
 type Started = Promise<{
   handle: (request: Request, caller?: Caller) => Promise<Response>;
+  callJson: (path: string, headers: Headers, bodyText: string, caller?: Caller) => Promise<JsonAnswer>;
   deps: Deps;
   health: () => Promise<Record<string, unknown>>;
 }>;
@@ -166,8 +167,11 @@ export async function createVueapi(env: BackendEnv, now: () => Date = () => new 
   for (const schedule of domains.flatMap((d) => d.schedules ?? [])) await schedule(deps.db, now());
   const registry = jobsOf(env);
   const runner = createJobRunner(deps, registry);
+  const router = createRouter(deps, handlers, uploadRules, downloadHandlers);
   return {
-    handle: createRouter(deps, handlers, uploadRules, downloadHandlers),
+    handle: (request: Request, caller?: Caller) => router(request, caller),
+    /** A JSON call of the portal in this process, without a Request or a Response (docs/decisions/114). */
+    callJson: router.callJson,
     /** The endpoints outside /vueapi (webhooks, the sandbox checkout), as the door route serves them. */
     serveEndpoint: (request: Request) => serveEndpoint(request, deps),
     services: deps,
@@ -202,11 +206,12 @@ async function healthOf(deps: Deps): Promise<Record<string, unknown>> {
 const drainHolder = globalThis as typeof globalThis & { __bsnDrain?: ReturnType<typeof createDrain> };
 const drain = (drainHolder.__bsnDrain ??= createDrain());
 /** What a call gets once the process is shutting down (the portal shows it as a server error). */
-const shuttingDown = () =>
-  new Response(JSON.stringify(fail(Msg.SERVER_ERROR)), {
-    status: 503,
-    headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" },
-  });
+const shuttingDownAnswer = (): JsonAnswer => ({
+  status: 503,
+  headers: { "Content-Type": "application/json; charset=utf-8", "Retry-After": "5" },
+  body: JSON.stringify(fail(Msg.SERVER_ERROR)),
+});
+const shuttingDown = () => new Response(shuttingDownAnswer().body, shuttingDownAnswer());
 
 async function start() {
   const env = readBackendEnv();
@@ -215,7 +220,7 @@ async function start() {
   // In a cluster (WORKERS > 1, docs/decisions/031) the owner worker holds it for the whole cluster; its peers
   // keep nothing of their own under DATA_DIR and reach the embedded engines through the owner.
   const dataDirLock = env.cluster?.role === "peer" ? undefined : await lockDataDirOrExit(env);
-  const { handle, services: deps, jobs, close, health } = await createVueapi(env);
+  const { handle, callJson, services: deps, jobs, close, health } = await createVueapi(env);
   await dataDirLock?.serve(answerBackups(deps));
   // Holding the lock of the embedded database, no other process runs jobs on it: every job another process
   // held is an orphan of a process that ended (docs/decisions/005).
@@ -236,7 +241,7 @@ async function start() {
   };
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
-  return { handle, deps, health };
+  return { handle, callJson, deps, health };
 }
 
 /** What the backend in this process reports to /healthz (started first if need be). */
@@ -275,6 +280,20 @@ export async function handleVueapi(request: Request, caller: Caller = {}): Promi
  */
 export function handleVueapiInProcess(request: Request): Promise<Response> {
   return handleVueapi(request, { clientAddress: request.headers.get(CLIENT_ADDRESS_HEADER) });
+}
+
+/**
+ * A JSON call of the portal in this process without a Request or a Response (docs/decisions/114): the path
+ * (`/main/...`, without `/vueapi`), the request layer's headers and its JSON text; the same checks, drain
+ * and handler as `handleVueapiInProcess`, the same answer as data. Uploads and downloads keep their Request.
+ */
+export function callVueapiInProcess(path: string, headers: Headers, bodyText: string): Promise<JsonAnswer> {
+  return drain.admit(async () => {
+    await startBackend();
+    return (await holder.__bsnVueapi!).callJson(path, headers, bodyText, {
+      clientAddress: headers.get(CLIENT_ADDRESS_HEADER),
+    });
+  }, shuttingDownAnswer);
 }
 
 /**

@@ -156,6 +156,24 @@ export function visibleMenu(
   return visible(entries);
 }
 
+/**
+ * The console shell's menu for a role, a member role and the deployment's source repository: built once per
+ * combination and kept (docs/decisions/030, addendum of issue 34), since it depends on nothing else. The
+ * entries are never changed after they are made; the shell's loader only serialises them.
+ */
+const shellMenus = new Map<string, MenuEntry[]>();
+export function shellMenu(role: "user" | "operator", teamRole: TeamRole, sourceRepositoryUrl: string | undefined) {
+  const key = `${role}|${teamRole}|${sourceRepositoryUrl ?? ""}`;
+  let menu = shellMenus.get(key);
+  if (!menu) {
+    menu = withSourceRepository(visibleMenu(role, MENU, teamRole), sourceRepositoryUrl);
+    // Few keys in practice (2 roles × 5 member roles × one address); bounded anyway.
+    if (shellMenus.size >= 100) shellMenus.clear();
+    shellMenus.set(key, menu);
+  }
+  return menu;
+}
+
 const allPaths = (entries: MenuEntry[]): string[] =>
   entries.flatMap((e) => [e.to, ...(e.children ? allPaths(e.children) : [])]);
 

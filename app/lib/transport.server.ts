@@ -1,5 +1,11 @@
 import { CLIENT_ADDRESS_HEADER } from "#contract/envelope.ts";
-import { backendHealth, handleEndpoint, handleVueapiInProcess, startBackend } from "#backend/index.ts";
+import {
+  backendHealth,
+  callVueapiInProcess,
+  handleEndpoint,
+  handleVueapiInProcess,
+  startBackend,
+} from "#backend/index.ts";
 import { getEnv } from "./env.server.ts";
 
 /**
@@ -31,6 +37,15 @@ export function overHttp(request: Request): Request {
 
 export const defaultTransport: Transport = (request) =>
   getEnv().VUEAPI_URL ? fetch(overHttp(request)) : handleVueapiInProcess(request);
+
+/**
+ * A JSON call to the backend in this process without a Request or a Response (docs/decisions/114): the path,
+ * the request layer's headers and JSON text in, the status and the envelope's JSON text out; null when
+ * VUEAPI_URL names another server (then every call is a Request over the network).
+ */
+export function inProcessJsonCall(): typeof callVueapiInProcess | null {
+  return getEnv().VUEAPI_URL ? null : callVueapiInProcess;
+}
 
 /**
  * The origin of the backend's endpoints outside /vueapi (the IPFS gateways, docs/decisions/039): VUEAPI_URL's

@@ -14,7 +14,7 @@ import { downloadPath, type DownloadKind, type DownloadPayload } from "#contract
 import type * as z from "zod";
 import { getEnv } from "./env.server.ts";
 import type { Language } from "./i18n.ts";
-import { defaultTransport, vueapiBase, type Transport } from "./transport.server.ts";
+import { defaultTransport, inProcessJsonCall, vueapiBase, type Transport } from "./transport.server.ts";
 
 /**
  * The request layer (SPEC §7, §8; ARCHITECTURE house habit 8). Every loader and action reaches the
@@ -261,6 +261,9 @@ async function exchange<T>(
   }
 }
 
+/** An answer as the mapping reads it: from a Response, or from a call in this process (no Response). */
+type Received = { status: number; ok: boolean; response: Response | null; json: () => Promise<unknown> };
+
 async function exchangeWithin<T>(
   path: string,
   init: { headers: Headers; body: BodyInit; duplex?: "half" },
@@ -274,18 +277,36 @@ async function exchangeWithin<T>(
       return call.timedOut();
     },
   };
-  const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal: call.signal } as RequestInit);
-  call.hold(outgoing);
+  // A JSON call to the backend in this process skips the Request and the Response (docs/decisions/114); a
+  // transport of the caller's own, an upload's stream and a download's bytes keep them.
+  const direct = ctx.transport || dataSchema === null || typeof init.body !== "string" ? null : inProcessJsonCall();
+  let answer: Promise<Received>;
+  if (direct) {
+    answer = direct(path, init.headers, init.body as string).then((a) => ({
+      status: a.status,
+      ok: a.status >= 200 && a.status < 300,
+      response: null,
+      json: async () => JSON.parse(a.body) as unknown,
+    }));
+  } else {
+    const outgoing = new Request(vueapiBase() + path, { method: "POST", ...init, signal: call.signal } as RequestInit);
+    call.hold(outgoing);
+    answer = transport(outgoing).then((r) => ({
+      status: r.status,
+      ok: r.ok,
+      response: r,
+      json: () => readJson(r, call.signal),
+    }));
+  }
 
-  let response: Response;
-  const answer = transport(outgoing);
+  let response: Received;
   try {
     response = await untilAborted(answer, call.signal);
   } catch (error) {
     // An answer that comes after the call gave up is not read: its connection is let go.
     if (call.signal.aborted)
       answer.then(
-        (late) => late.body?.cancel().catch(() => {}),
+        (late) => late.response?.body?.cancel().catch(() => {}),
         () => {},
       );
     if (timeout.aborted) return failure("errors:http.timeout", { status: 999 });
@@ -297,11 +318,12 @@ async function exchangeWithin<T>(
     throw new VueapiRedirect("/g/main/Login/Logins", "session-invalid", "errors:http.401", savedLocation(ctx.request));
   }
 
-  if (dataSchema === null && isBytes(response)) return { ok: true, data: response as T };
+  if (dataSchema === null && response.response && isBytes(response.response))
+    return { ok: true, data: response.response as T };
 
   let json: unknown;
   try {
-    json = await readJson(response, call.signal);
+    json = await response.json();
   } catch {
     if (timeout.aborted) return failure("errors:http.timeout", { status: 999 });
     return failure(response.ok ? "errors:empty.dataError" : httpMessageKey(response.status), {

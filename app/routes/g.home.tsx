@@ -24,7 +24,7 @@ import { apiFor, requireUser } from "#app/lib/api.server.ts";
 import { getEnv } from "#app/lib/env.server.ts";
 import { AnnouncementBanner } from "#app/components/community/content.tsx";
 import { bannerAnnouncements } from "#app/lib/community.server.ts";
-import { visibleMenu, withSourceRepository, type MenuEntry } from "#app/lib/menu.ts";
+import { shellMenu, type MenuEntry } from "#app/lib/menu.ts";
 import { withNamespaces } from "#app/lib/namespaces.ts";
 
 export const handle = { i18n: ["home"] };
@@ -46,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     summary,
     unread: summary.unreadMessages,
     accounts,
-    menu: withSourceRepository(visibleMenu(viewer.user.role, undefined, teamRole), getEnv().SOURCE_REPOSITORY_URL),
+    menu: shellMenu(viewer.user.role, teamRole, getEnv().SOURCE_REPOSITORY_URL),
     userManualUrl: getEnv().USER_MANUAL_URL,
     banner,
   });

@@ -142,7 +142,11 @@ export type Authenticated = {
  * revoked (logout, password reset) → MSG_10009; all with code 3. `kept`: the answer came from the
  * process's cache or another check's read rather than a read of its own just now.
  */
-export async function authenticate(services: Deps, request: Request, fresh = false): Promise<Authenticated> {
+export async function authenticate(
+  services: Deps,
+  request: Pick<Request, "headers">,
+  fresh = false,
+): Promise<Authenticated> {
   const header = request.headers.get("Authorization") ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw sessionInvalid(Msg.PLEASE_LOGIN);

@@ -48,6 +48,12 @@ export type CallContext = {
   clientAddress: string | null;
   /** The path called (the audit log names it). */
   path: VueapiPath;
+  /**
+   * What the token check read of the account the token acts for (docs/decisions/075), for handlers that would
+   * otherwise read it again (`/main/team/accounts`): its id, and the login's role there (null: none). Absent on
+   * anonymous paths and in contexts made outside the router.
+   */
+  acting?: { accountId: number; loginRole: TeamRole | null };
 };
 
 /** The login acting for the account, and its role there. */
@@ -113,22 +119,36 @@ function activityRuleOf(spec: PathSpec, path: VueapiPath) {
   return rule && rule !== "none" ? { rule, permission: spec.permission } : null;
 }
 
-function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body), {
+/**
+ * A JSON call's answer before it is a Response: what a call in this process gets without one
+ * (docs/decisions/114), and what `route` sends as a Response over HTTP. `body` is the envelope's JSON text.
+ */
+export type JsonAnswer = { status: number; headers: Record<string, string>; body: string };
+
+function jsonAnswer(body: unknown, status = 200, extra: Record<string, string> = {}): JsonAnswer {
+  return {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...extra },
-  });
+    body: JSON.stringify(body),
+  };
+}
+
+const toResponse = (answer: JsonAnswer) => new Response(answer.body, answer);
+
+function jsonResponse(body: unknown, status = 200, extra: Record<string, string> = {}) {
+  return toResponse(jsonAnswer(body, status, extra));
 }
 
 /** An ApiError as its HTTP answer: 200 with the envelope, or its own status (429 with Retry-After). */
-function errorResponse(error: ApiError): Response {
+function errorAnswer(error: ApiError): JsonAnswer {
   const retry = error.http?.retryAfterSeconds;
-  return jsonResponse(
+  return jsonAnswer(
     fail(error.messageKey, error.data, error.code),
     error.http?.status ?? 200,
     retry ? { "Retry-After": String(retry) } : {},
   );
 }
+const errorResponse = (error: ApiError) => toResponse(errorAnswer(error));
 
 /** Zod issues as `fieldErrors`: dotted path → i18n keys. */
 export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
@@ -140,7 +160,10 @@ export function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
-function languageOf(request: Request, body: Record<string, unknown>): Language {
+/** What the router reads of a request besides its body: its headers (a call in this process has no Request). */
+type Asking = Pick<Request, "headers">;
+
+function languageOf(request: Asking, body: Record<string, unknown>): Language {
   const value = body.userLanguage ?? request.headers.get("userLanguage");
   return value === "zh-CN" ? "zh-CN" : "en";
 }
@@ -154,8 +177,13 @@ async function readJsonObject(request: Request): Promise<Record<string, unknown>
     if (error instanceof BodyTooLargeError) return "tooLarge";
     return null;
   }
+  return parseJsonObject(new TextDecoder().decode(bytes));
+}
+
+/** A JSON object's text as the object, or null (not JSON, or not an object). */
+function parseJsonObject(text: string): Record<string, unknown> | null {
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const parsed: unknown = JSON.parse(text);
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
   } catch {
     return null;
@@ -177,9 +205,14 @@ export function createRouter(
    * as an ApiError): the account it acts for, or the login itself on an `own` path, and the acting member.
    */
   async function callerOf(
-    request: Request,
+    request: Asking,
     spec: Pick<PathSpec, "auth" | "permission" | "beforeSecondFactor">,
-  ): Promise<{ user: AuthUser | null; member: CallContext["member"]; tokenHash: string | null }> {
+  ): Promise<{
+    user: AuthUser | null;
+    member: CallContext["member"];
+    tokenHash: string | null;
+    acting?: CallContext["acting"];
+  }> {
     if (spec.auth === "anon") return { user: null, member: null, tokenHash: null };
     // An operator's token opens nothing but the second step until it is passed (docs/decisions/022).
     const needsSecondFactor = (a: Authenticated) =>
@@ -204,7 +237,7 @@ export function createRouter(
       role: auth.teamRole ?? "owner",
     };
     const user = spec.permission === "own" || spec.auth === "operator" ? login : auth.user;
-    return { user, member, tokenHash: auth.tokenHash };
+    return { user, member, tokenHash: auth.tokenHash, acting: { accountId: auth.user.id, loginRole: auth.teamRole } };
   }
 
   /**
@@ -259,7 +292,7 @@ export function createRouter(
     }
   }
 
-  return async function route(request: Request, caller: Caller = {}): Promise<Response> {
+  async function route(request: Request, caller: Caller = {}): Promise<Response> {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : url.pathname;
     const asked = path.startsWith(UPLOAD_PATH_PREFIX) ? path.slice(UPLOAD_PATH_PREFIX.length) : null;
@@ -289,20 +322,30 @@ export function createRouter(
     if (body === "tooLarge") return jsonResponse(fail(Msg.REQUEST_TOO_LARGE), 413);
     if (!body) return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
     if (downloadKind) return download(downloadKind, request, body, caller);
-    const vueapiPath = path as VueapiPath;
+    return toResponse(await answerJson(path as VueapiPath, request, body, caller));
+  }
+
+  /** A /vueapi path's call once its body is read: the caller checked, the payload parsed, the handler run. */
+  async function answerJson(
+    vueapiPath: VueapiPath,
+    request: Asking,
+    body: Record<string, unknown>,
+    caller: Caller,
+  ): Promise<JsonAnswer> {
+    const path = vueapiPath;
     const spec = paths[vueapiPath];
     const language = languageOf(request, body);
     const { userLanguage: _l, portalCode: _p, ...payload } = body;
     try {
-      const { user, member, tokenHash } = await callerOf(request, spec as PathSpec);
+      const { user, member, tokenHash, acting } = await callerOf(request, spec as PathSpec);
       // Text the database cannot keep (NUL, lone surrogates) is refused wherever it is, before any rule or
       // handler sees it (docs/decisions/024).
       const refused = refusedTextFields(payload);
       if (refused.length > 0)
-        return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
+        return jsonAnswer(fail(Msg.INVALID_PARAMS, { fieldErrors: refusedTextErrors(refused) }), 400);
       const parsed = spec.payload.safeParse(payload);
       if (!parsed.success) {
-        return jsonResponse(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
+        return jsonAnswer(fail(Msg.INVALID_PARAMS, { fieldErrors: fieldErrorsOf(parsed.error) }));
       }
       const ctx: CallContext = {
         deps,
@@ -312,6 +355,7 @@ export function createRouter(
         tokenHash,
         clientAddress: caller.clientAddress ?? null,
         path: vueapiPath,
+        ...(acting ? { acting } : {}),
       };
       const rule = (spec.auth as string) === "operator" ? AUDIT_RULES[vueapiPath as OperatorPath] : "read";
       const handler = handlers[vueapiPath];
@@ -341,30 +385,45 @@ export function createRouter(
           at: deps.now(),
           path: vueapiPath,
         });
-      return jsonResponse(ok(data ?? null));
+      return jsonAnswer(ok(data ?? null));
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
+      if (error instanceof ApiError) return errorAnswer(error);
       // A network engine changing hands under the call (docs/decisions/109): the caller may send it again.
       const moving = engineMoving(error);
       if (moving) {
         console.warn(`vueapi ${path}: ${errorSummary(error)}`);
-        return errorResponse(moving);
+        return errorAnswer(moving);
       }
       // A value the database refuses (a number out of range, text too long) came from the request: a 400,
       // though a rule of the contract should have caught it first.
       if (isDataException(error)) {
         console.warn(`vueapi ${path}: the database refused a value: ${errorSummary(error)}`);
-        return jsonResponse(fail(Msg.INVALID_PARAMS), 400);
+        return jsonAnswer(fail(Msg.INVALID_PARAMS), 400);
       }
       // A unique constraint no handler turned into its own message: the record exists already, or a second
       // request made it first. The caller's conflict, a 409, never the server's fault.
       if (isUniqueViolation(error)) {
         console.warn(`vueapi ${path}: a unique constraint refused the write: ${errorSummary(error)}`);
-        return jsonResponse(fail(Msg.CONFLICT), 409);
+        return jsonAnswer(fail(Msg.CONFLICT), 409);
       }
       // Logged without the request's values (a failed query's message holds its parameters).
       console.error(`vueapi ${path} failed: ${errorSummary(error)}`);
-      return jsonResponse(fail(Msg.SERVER_ERROR), 500);
+      return jsonAnswer(fail(Msg.SERVER_ERROR), 500);
     }
-  };
+  }
+
+  /**
+   * A JSON call from the portal in this process, without a Request or a Response (docs/decisions/114): the
+   * same checks as `route` makes for a JSON path (a known path, the body's limit, a JSON object), then the
+   * same call. `headers` are the request layer's; `bodyText` its JSON text.
+   */
+  async function callJson(path: string, headers: Headers, bodyText: string, caller: Caller = {}): Promise<JsonAnswer> {
+    if (!Object.prototype.hasOwnProperty.call(paths, path)) return jsonAnswer(fail(Msg.NOT_FOUND), 404);
+    if (Buffer.byteLength(bodyText) > JSON_BODY_LIMIT_BYTES) return jsonAnswer(fail(Msg.REQUEST_TOO_LARGE), 413);
+    const body = parseJsonObject(bodyText);
+    if (!body) return jsonAnswer(fail(Msg.INVALID_PARAMS), 400);
+    return answerJson(path as VueapiPath, { headers }, body, caller);
+  }
+
+  return Object.assign(route, { callJson });
 }

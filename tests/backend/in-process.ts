@@ -145,6 +145,7 @@ export function inProcessVueapi(name: string, vars: Record<string, string | unde
   });
   return {
     handle: (request, caller) => current().handle(request, caller),
+    callJson: (path, headers, bodyText, caller) => current().callJson(path, headers, bodyText, caller),
     serveEndpoint: (request) => current().serveEndpoint(request),
     get services() {
       return current().services;

@@ -8,6 +8,12 @@ vi.mock("#backend/index.ts", () => ({
   handleVueapiInProcess: vi.fn(
     async () => new Response(JSON.stringify(backend.answer), { headers: { "Content-Type": "application/json" } }),
   ),
+  // A JSON call in this process without a Request (docs/decisions/114): the same answer.
+  callVueapiInProcess: vi.fn(async () => ({
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(backend.answer),
+  })),
   startBackend: vi.fn(),
 }));
 
@@ -55,8 +61,9 @@ describe("an unknown or another user's id in a page's load (the backend answers 
   }
 
   it("an id no record can have is a 404 without asking the backend", async () => {
-    const { handleVueapiInProcess } = await import("#backend/index.ts");
+    const { callVueapiInProcess, handleVueapiInProcess } = await import("#backend/index.ts");
     vi.mocked(handleVueapiInProcess).mockClear();
+    vi.mocked(callVueapiInProcess).mockClear();
     for (const appId of ["abc", "12abc", "0", "-3", "1e3", "2147483648", "99999999999"]) {
       const res = await thrownBy(
         published.loader(
@@ -66,5 +73,6 @@ describe("an unknown or another user's id in a page's load (the backend answers 
       expect(res.status, appId).toBe(404);
     }
     expect(handleVueapiInProcess).not.toHaveBeenCalled();
+    expect(callVueapiInProcess).not.toHaveBeenCalled();
   });
 });

@@ -82,25 +82,35 @@ export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise
     role: r.role as TeamRole,
     current: r.accountId === acting,
   }));
-  if (!rows.some((r) => r.accountId === loginId)) {
-    const [owned] = await ctx.deps.db
-      .select({ memberId: teamMembers.memberId })
-      .from(teamMembers)
-      .where(and(eq(teamMembers.accountId, loginId), eq(teamMembers.role, "owner")))
-      .limit(1);
-    if (!owned)
-      out.unshift({ teamAccountId: loginId, name: accountName(ctx.user), role: "owner", current: acting === loginId });
-  }
+  if (!rows.some((r) => r.accountId === loginId) && !(await hasOwnerRow(ctx, loginId, acting)))
+    out.unshift({ teamAccountId: loginId, name: accountName(ctx.user), role: "owner", current: acting === loginId });
   return out;
 }
 
+/** The account the token acts for: as the token check read it (docs/decisions/030), else read here. */
 async function actingAccountOf(ctx: SignedInContext): Promise<number> {
+  if (ctx.acting) return ctx.acting.accountId;
   const [row] = await ctx.deps.db
     .select({ accountId: authTokens.accountId })
     .from(authTokens)
     .where(eq(authTokens.tokenHash, ctx.tokenHash))
     .limit(1);
   return row?.accountId ?? ctx.user.id;
+}
+
+/**
+ * Whether the login's own account, where the login holds no row, has an owner row: when the token acts for
+ * that account the token check already answered it (with no row of the login there, its role is "owner"
+ * exactly when the account has no owner row: auth.ts readToken); else it is read.
+ */
+async function hasOwnerRow(ctx: SignedInContext, loginId: number, acting: number): Promise<boolean> {
+  if (ctx.acting && acting === loginId) return ctx.acting.loginRole === null;
+  const [owned] = await ctx.deps.db
+    .select({ memberId: teamMembers.memberId })
+    .from(teamMembers)
+    .where(and(eq(teamMembers.accountId, loginId), eq(teamMembers.role, "owner")))
+    .limit(1);
+  return owned !== undefined;
 }
 
 /** `/main/team/switch`: the token acts for that account from the next call on, if the login may act for it. */
