@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GB } from "#contract/ipfs-codes.ts";
 import { Msg } from "#contract/messages.ts";
@@ -41,7 +41,8 @@ async function owner(prefix: string, grantCents = 10_000) {
   );
   return { userId, token, svc };
 }
-const inbox = (userId: number) => service.services.db.select().from(messages).where(eq(messages.userId, userId));
+const inbox = (userId: number) =>
+  service.services.db.select().from(messages).where(eq(messages.userId, userId)).orderBy(asc(messages.id));
 const balance = async (token: string) => (await ok("/sys/account/summary", {}, token)).balanceCents as number;
 const request = (token: string, ipfsServiceId: number, toStoreUnit: number, idempotencyKey = idem()) =>
   post("/sys/ipfsBusiness/ipfsUpgrade/create", { ipfsServiceId, toStoreUnit, idempotencyKey }, token);

@@ -254,9 +254,9 @@ describe("the audit state machine through the API", () => {
     );
     expect(list.page.rows.map((r: any) => r.appJoinAuditId)).toEqual([joinId]);
     // Everybody concerned was told.
-    const texts = (await service.services.db.select().from(messages).where(eq(messages.userId, who.userId))).map(
-      (m) => m.textKey,
-    );
+    const texts = (
+      await service.services.db.select().from(messages).where(eq(messages.userId, who.userId)).orderBy(asc(messages.id))
+    ).map((m) => m.textKey);
     expect(texts).toEqual(
       expect.arrayContaining([
         "messages.participation.submitted",
@@ -265,9 +265,13 @@ describe("the audit state machine through the API", () => {
         "messages.participation.workOrderDone",
       ]),
     );
-    const pubTexts = (await service.services.db.select().from(messages).where(eq(messages.userId, svc.pub.userId))).map(
-      (m) => m.textKey,
-    );
+    const pubTexts = (
+      await service.services.db
+        .select()
+        .from(messages)
+        .where(eq(messages.userId, svc.pub.userId))
+        .orderBy(asc(messages.id))
+    ).map((m) => m.textKey);
     expect(pubTexts).toEqual(
       expect.arrayContaining([
         "messages.participation.applied",
@@ -873,9 +877,13 @@ describe("the node order: expired, re-issued, or paid from My Bills (docs/decisi
         ["reorder", "participant", 5, 5],
         ["pay", "participant", 5, 10],
       ]);
-      const texts = (await service.services.db.select().from(messages).where(eq(messages.userId, who.userId))).map(
-        (m) => m.textKey,
-      );
+      const texts = (
+        await service.services.db
+          .select()
+          .from(messages)
+          .where(eq(messages.userId, who.userId))
+          .orderBy(asc(messages.id))
+      ).map((m) => m.textKey);
       expect(texts).toEqual(
         expect.arrayContaining([
           "messages.billExpired",

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "#backend/domains/accounts/passwords.ts";
 import { derivedTotals, post as ledgerPost, totalsOf } from "#backend/domains/billing/ledger.ts";
@@ -205,7 +205,7 @@ describe("recharge through the sandbox provider", () => {
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ kind: "recharge", balanceDelta: 2550, idempotencyKey: `payment:${payment.id}` });
     expect(await expectLedgerAgrees(me.id)).toMatchObject({ balanceCents: 2550, withdrawableCents: 2550 });
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargePaid"]);
 
     // The sandbox's own durable callback job delivers the same event again: still credited once.
@@ -260,7 +260,7 @@ describe("recharge through the sandbox provider", () => {
       expect(await paymentRow(payment.paymentNo)).toMatchObject({ status: 5, failureReason: reason });
     }
     expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     // SPEC §8 "Payment failed" on a declined provider payment (issue 31 item 9).
     expect(notes.map((m) => m.textKey)).toEqual(["messages.paymentFailed", "messages.paymentFailed"]);
     expect(notes[0].params).toMatchObject({ reason: "card_declined" });
@@ -304,7 +304,7 @@ describe("recharge through the sandbox provider", () => {
     const late = await payAtSandbox(created.data.redirectUrl, "4242424242424242");
     expect(late.status).toBe(409);
     expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey)).toEqual(["messages.rechargeExpired"]);
   });
 
@@ -405,7 +405,7 @@ describe("a signed callback whose amount or currency differs from the checkout g
       inReview: false,
       review: { decision: "credit" },
     });
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey).sort()).toEqual([
       "messages.rechargeInReview",
       "messages.rechargeReviewCredited",
@@ -444,7 +444,7 @@ describe("a signed callback whose amount or currency differs from the checkout g
       reviewComments: "Charged in EUR: refunded at the provider",
     });
     expect(await totalsOf(services.db, me.id)).toMatchObject({ balanceCents: 0 });
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     expect(notes.map((m) => [m.textKey, m.params.comments])).toEqual([
       ["messages.rechargeInReview", undefined],
       ["messages.rechargeReviewRejected", "Charged in EUR: refunded at the provider"],
@@ -620,7 +620,7 @@ describe("offline remittance and withdrawals reviewed by operators", () => {
       .rows;
     expect(rows.map((r: { state: number }) => r.state)).toEqual([5, 15]);
     expect(rows[0].reviewComments).toBe("Account name does not match");
-    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await services.db.select().from(messages).where(eq(messages.userId, me.id)).orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey).sort()).toEqual([
       "messages.remittanceConfirmed",
       "messages.withdrawalApproved",

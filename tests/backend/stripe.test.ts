@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "#backend/domains/accounts/passwords.ts";
@@ -188,7 +188,11 @@ describe("Stripe Checkout behind the adapter", () => {
       .from(providerEvents)
       .where(eq(providerEvents.reference, session.id));
     expect(logged).toMatchObject({ provider: "stripe", kind: "checkout.session.completed", timesReceived: 5 });
-    const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await service.services.db
+      .select()
+      .from(messages)
+      .where(eq(messages.userId, me.id))
+      .orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual([
       "messages.rechargePaid",
     ]);
@@ -233,7 +237,11 @@ describe("Stripe Checkout behind the adapter", () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ received: true, duplicate: i > 0 });
     }
-    const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await service.services.db
+      .select()
+      .from(messages)
+      .where(eq(messages.userId, me.id))
+      .orderBy(asc(messages.id));
     expect(notes.map((m) => [m.textKey, m.params])).toEqual([
       [
         "messages.paymentFailed",
@@ -261,7 +269,11 @@ describe("Stripe Checkout behind the adapter", () => {
     expect(second.session.status).toBe("expired");
     expect(await paymentRow(second.payment.id)).toMatchObject({ status: 10, failureReason: "expired" });
     expect(await totalsOf(service.services.db, me.id)).toMatchObject({ balanceCents: 0 });
-    const notes = await service.services.db.select().from(messages).where(eq(messages.userId, me.id));
+    const notes = await service.services.db
+      .select()
+      .from(messages)
+      .where(eq(messages.userId, me.id))
+      .orderBy(asc(messages.id));
     expect(notes.map((m) => m.textKey).filter((k) => k.startsWith("messages.recharge"))).toEqual([
       "messages.rechargeExpired",
       "messages.rechargeExpired",
