@@ -47,7 +47,50 @@ function makeInstance(lng: Language): I18n {
   void instance
     .use(initReactI18next)
     .init({ ...i18nConfig, lng, ns: Object.keys(resources[lng]), resources, initImmediate: false });
+  return rememberPlainTexts(instance, lng);
+}
+
+/** At most this many remembered texts per language: the keys are the code's, but a key may be built from data. */
+export const REMEMBERED_TEXTS_MAX = 20_000;
+/** The options a `t` from `useTranslation` or `getFixedT` adds by itself; any other makes a call not plain. */
+const FIXED_T_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+
+/**
+ * Remembers the texts of plain calls (docs/decisions/030, issue 34): `t(key)` with no count, context, values
+ * or default, which is most of a page's calls (the menu, table heads, labels of codes). Its answer depends
+ * only on the language, the namespaces and the key, and the instance's resources never change after start,
+ * so i18next's resolution (namespaces, fallbacks, nesting, interpolation, post-processing) runs once per
+ * text instead of on every render. Any other call goes to i18next as before.
+ */
+export function rememberPlainTexts(instance: I18n, lng: Language): I18n {
+  const texts = new Map<string, string>();
+  const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
+  const remembering = (key: unknown, options?: unknown): unknown => {
+    const plainKey = typeof key === "string" ? plainCallKey(key, options, lng) : undefined;
+    if (plainKey === undefined) return translate(key, options);
+    const known = texts.get(plainKey);
+    if (known !== undefined) return known;
+    const text = translate(key, options);
+    if (typeof text === "string" && texts.size < REMEMBERED_TEXTS_MAX) texts.set(plainKey, text);
+    return text;
+  };
+  instance.t = remembering as I18n["t"];
   return instance;
+}
+
+/** The memory's key of a plain call (namespaces and key), or undefined when the call has anything else. */
+function plainCallKey(key: string, options: unknown, lng: Language): string | undefined {
+  if (options === undefined) return `\u0000${key}`;
+  if (typeof options !== "object" || options === null) return undefined;
+  const o = options as Record<string, unknown>;
+  // A fixed `t` sets the options it was made with, null or undefined when it was made without.
+  for (const name in o) if (o[name] != null && !FIXED_T_OPTIONS.has(name)) return undefined;
+  if (o.lng != null && o.lng !== lng) return undefined;
+  if (o.lngs != null && !(Array.isArray(o.lngs) && o.lngs.length === 1 && o.lngs[0] === lng)) return undefined;
+  if (o.keyPrefix != null) return undefined;
+  const ns =
+    o.ns == null ? "" : typeof o.ns === "string" ? o.ns : Array.isArray(o.ns) ? o.ns.join("\u0001") : undefined;
+  return ns === undefined ? undefined : `${ns}\u0000${key}`;
 }
 
 const instances = Object.fromEntries(supportedLanguages.map((lng) => [lng, makeInstance(lng)])) as Record<

@@ -15,6 +15,7 @@ import { authTokens, users } from "#backend/db/tables.ts";
 import type { Db, Tx } from "#backend/db/client.ts";
 import { ApiError } from "#backend/http/errors.ts";
 import type { SignedInContext } from "#backend/http/router.ts";
+import { preparedPerDb } from "#backend/kit/sql.ts";
 import { teamMembers } from "./tables.ts";
 
 /**
@@ -61,9 +62,9 @@ export async function membersOf(db: Db | Tx, accountId: number) {
 }
 
 /** `/main/team/accounts`: the login's own account (unless it left its owner's hands) and those it is a member of. */
-export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise<AccountChoice[]> {
-  const loginId = ctx.user.id;
-  const rows = await ctx.deps.db
+/** The accounts a login is a member of: every console page asks (the shell's switcher and menu). */
+const accountsOfLogin = preparedPerDb((db: Db) =>
+  db
     .select({
       accountId: teamMembers.accountId,
       role: teamMembers.role,
@@ -73,8 +74,14 @@ export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise
     })
     .from(teamMembers)
     .innerJoin(users, eq(users.id, teamMembers.accountId))
-    .where(eq(teamMembers.memberId, loginId))
-    .orderBy(teamMembers.addedAt, teamMembers.accountId);
+    .where(eq(teamMembers.memberId, sql.placeholder("loginId")))
+    .orderBy(teamMembers.addedAt, teamMembers.accountId)
+    .prepare("team_accounts_of_login"),
+);
+
+export async function myAccounts(_input: unknown, ctx: SignedInContext): Promise<AccountChoice[]> {
+  const loginId = ctx.user.id;
+  const rows = await accountsOfLogin(ctx.deps.db).execute({ loginId });
   const acting = await actingAccountOf(ctx);
   const out: AccountChoice[] = rows.map((r) => ({
     teamAccountId: r.accountId,

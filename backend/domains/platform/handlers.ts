@@ -1,26 +1,31 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { MessageStatus } from "#contract/message-codes.ts";
 import type { z } from "zod";
 import type { CityNode, desktopLinkPayloadSchema } from "#contract/platform.ts";
 import { messages } from "#backend/db/tables.ts";
 import { cityNodeCatalogue, cityNodeCount } from "#backend/kit/constant-data.ts";
 import type { CallContext, SignedInContext } from "#backend/http/router.ts";
+import type { Db } from "#backend/db/client.ts";
+import { preparedPerDb } from "#backend/kit/sql.ts";
 
 export async function listCityNodes(_input: unknown, { deps }: CallContext): Promise<CityNode[]> {
   const rows = await cityNodeCatalogue(deps);
   return rows.map(({ id, ...rest }) => ({ nodeId: id, ...rest }));
 }
 
+/** A user's unread messages: every console page asks (the shell's badge). */
+const unreadCount = preparedPerDb((db: Db) =>
+  db
+    .select({ n: count() })
+    .from(messages)
+    .where(and(eq(messages.userId, sql.placeholder("userId")), eq(messages.status, MessageStatus.UNREAD)))
+    .prepare("home_unread_count"),
+);
+
 /** The console home's account summary (/g/home/index). */
 export async function homeSummary(_input: unknown, { deps, user }: SignedInContext) {
   const me = user;
-  const [[unread], nodes] = await Promise.all([
-    deps.db
-      .select({ n: count() })
-      .from(messages)
-      .where(and(eq(messages.userId, me.id), eq(messages.status, MessageStatus.UNREAD))),
-    cityNodeCount(deps),
-  ]);
+  const [[unread], nodes] = await Promise.all([unreadCount(deps.db).execute({ userId: me.id }), cityNodeCount(deps)]);
   return {
     unreadMessages: unread.n,
     cityNodes: nodes,
