@@ -1,5 +1,5 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useAreaNavigation } from "#app/lib/area-navigation.ts";
 
 const SOCIAL = [
   { key: "github", href: "https://github.com/BSNDA" },
@@ -10,37 +10,39 @@ const SOCIAL = [
 /** SPEC §2 footer: privacy statement and agreement links, social links. */
 export function Footer() {
   const { t } = useTranslation();
+  // Plain anchors that navigate in the app through one listener (issue 34; app/lib/area-navigation.ts).
+  const area = useAreaNavigation<HTMLElement>();
   return (
-    <footer className="border-t border-slate-200 bg-white">
+    <footer ref={area} className="border-t border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-6 text-sm text-slate-600 md:flex-row md:items-center md:justify-between">
         <p>
           © {new Date().getUTCFullYear()} {t("brand")}
         </p>
         <nav aria-label={t("footer.legal")} className="flex flex-wrap gap-4">
-          <Link className="link" to="/g/main/PrivacyStatement">
+          <a className="link" href="/g/main/PrivacyStatement">
             {t("footer.privacyStatement")}
-          </Link>
-          <Link className="link" to="/g/main/PrivateAgreement">
+          </a>
+          <a className="link" href="/g/main/PrivateAgreement">
             {t("footer.agreement")}
-          </Link>
-          <Link className="link" to="/g/main/privacy">
+          </a>
+          <a className="link" href="/g/main/privacy">
             {t("footer.privacy")}
-          </Link>
-          <Link className="link" to="/g/main/contactUs">
+          </a>
+          <a className="link" href="/g/main/contactUs">
             {t("nav.contactUs")}
-          </Link>
-          <Link className="link" to="/g/main/announcements">
+          </a>
+          <a className="link" href="/g/main/announcements">
             {t("nav.announcements")}
-          </Link>
-          <Link className="link" to="/g/main/serviceNetworkLeague">
+          </a>
+          <a className="link" href="/g/main/serviceNetworkLeague">
             {t("nav.partners")}
-          </Link>
-          <Link className="link" to="/g/main/technicalSupport">
+          </a>
+          <a className="link" href="/g/main/technicalSupport">
             {t("nav.technicalSupport")}
-          </Link>
-          <Link className="link" to="/g/main/subscribes">
+          </a>
+          <a className="link" href="/g/main/subscribes">
             {t("nav.subscribes")}
-          </Link>
+          </a>
         </nav>
         <nav aria-label={t("footer.social")} className="flex gap-4">
           {SOCIAL.map((s) => (
