@@ -52,12 +52,15 @@ function makeInstance(lng: Language): I18n {
 
 /** At most this many remembered texts per language: the keys are the code's, but a key may be built from data. */
 export const REMEMBERED_TEXTS_MAX = 20_000;
-/** The options a `t` from `useTranslation` or `getFixedT` adds by itself; any other makes a call not plain. */
-const FIXED_T_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix"]);
+/**
+ * The options a plain call may have: those a `t` from `useTranslation` or `getFixedT` adds by itself, and a
+ * text default (the labels of codes give the code); any other makes a call not plain.
+ */
+const PLAIN_OPTIONS = new Set(["lng", "lngs", "ns", "keyPrefix", "defaultValue"]);
 
 /**
- * Remembers the texts of plain calls (docs/decisions/030, issue 34): `t(key)` with no count, context, values
- * or default, which is most of a page's calls (the menu, table heads, labels of codes). Its answer depends
+ * Remembers the texts of plain calls (docs/decisions/030, issue 34): `t(key)` with no count, context or
+ * values (a text default allowed), which is most of a page's calls (the menu, table heads, labels of codes). Its answer depends
  * only on the language, the namespaces and the key, and the instance's resources never change after start,
  * so i18next's resolution (namespaces, fallbacks, nesting, interpolation, post-processing) runs once per
  * text instead of on every render. Any other call goes to i18next as before.
@@ -84,13 +87,15 @@ function plainCallKey(key: string, options: unknown, lng: Language): string | un
   if (typeof options !== "object" || options === null) return undefined;
   const o = options as Record<string, unknown>;
   // A fixed `t` sets the options it was made with, null or undefined when it was made without.
-  for (const name in o) if (o[name] != null && !FIXED_T_OPTIONS.has(name)) return undefined;
+  for (const name in o) if (o[name] != null && !PLAIN_OPTIONS.has(name)) return undefined;
   if (o.lng != null && o.lng !== lng) return undefined;
   if (o.lngs != null && !(Array.isArray(o.lngs) && o.lngs.length === 1 && o.lngs[0] === lng)) return undefined;
   if (o.keyPrefix != null) return undefined;
   const ns =
     o.ns == null ? "" : typeof o.ns === "string" ? o.ns : Array.isArray(o.ns) ? o.ns.join("\u0001") : undefined;
-  return ns === undefined ? undefined : `${ns}\u0000${key}`;
+  if (ns === undefined) return undefined;
+  if (o.defaultValue == null) return `${ns}\u0000${key}`;
+  return typeof o.defaultValue === "string" ? `${ns}\u0000${key}\u0000${o.defaultValue}` : undefined;
 }
 
 const instances = Object.fromEntries(supportedLanguages.map((lng) => [lng, makeInstance(lng)])) as Record<

@@ -76,6 +76,9 @@ describe("plain texts remembered (issue 34)", () => {
       ["who", { name: "Ann" }],
       ["who", { name: "Bo" }],
       ["missing.key"],
+      ["hello", { defaultValue: "x" }],
+      ["missing.key", { defaultValue: "Fallback" }],
+      ["missing.key", { defaultValue: "Other fallback" }],
     ];
     for (let round = 0; round < 2; round++)
       for (const [key, options] of calls)
