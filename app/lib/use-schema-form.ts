@@ -1,6 +1,5 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useMemo } from "react";
 import type * as z from "zod";
 
 // Its own module rather than components/forms.tsx: pages that only use a SubmitButton do not load Zod.
@@ -24,7 +23,7 @@ export function useSchemaForm<Schema extends FormSchema>(
   lastResult: SubmissionResult<string[]> | null | undefined,
   options: SchemaFormOptions<Schema> = {},
 ) {
-  const constraint = useMemo(() => requiredOnly(schema), [schema]);
+  const constraint = requiredOnly(schema);
   return useForm<z.input<Schema>, z.output<Schema>>({
     lastResult,
     constraint,
@@ -41,11 +40,21 @@ export function useSchemaForm<Schema extends FormSchema>(
  * server's and Conform's to explain (the forms are `noValidate`, so the browser never blocks a submission).
  */
 function requiredOnly(schema: FormSchema): Record<string, { required?: boolean }> | undefined {
+  if (requiredFields.has(schema)) return requiredFields.get(schema);
+  let required: Record<string, { required?: boolean }> | undefined;
   try {
-    return Object.fromEntries(
+    required = Object.fromEntries(
       Object.entries(getZodConstraint(schema)).map(([name, c]) => [name, { required: c.required }]),
     );
   } catch {
-    return undefined;
+    required = undefined;
   }
+  requiredFields.set(schema, required);
+  return required;
 }
+
+/**
+ * Each schema's required fields, worked out once (issue 34): the schemas are the modules' constants, and walking
+ * one on every render was a measurable part of the wizard's server time (a render's `useMemo` lasts one request).
+ */
+const requiredFields = new WeakMap<FormSchema, Record<string, { required?: boolean }> | undefined>();
